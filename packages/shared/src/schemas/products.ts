@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { CATEGORIES } from '../categories.js';
+import { pagingQuery } from './common.js';
+
+export const Category = z.enum(CATEGORIES, { message: `Category must be one of ${CATEGORIES.join(', ')}` });
+
+export const PRODUCTS_DEFAULT_LIMIT = 24;
+export const PRODUCTS_MAX_LIMIT = 100;
+
+/** GET /api/products?category=&q=&page=&limit= */
+export const ProductListQuery = z.object({
+  category: Category.optional(),
+  q: z.string().trim().max(100, { message: 'Search is at most 100 characters' }).optional(),
+  ...pagingQuery(PRODUCTS_DEFAULT_LIMIT, PRODUCTS_MAX_LIMIT),
+});
+export type ProductListQuery = z.infer<typeof ProductListQuery>;
+
+export const Review = z.object({
+  _id: z.string(),
+  name: z.string(),
+  rating: z.number(),
+  comment: z.string(),
+  createdAt: z.string(),
+});
+export type Review = z.infer<typeof Review>;
+
+/** Product as the API answers it (spec section 3), prices in dollars. */
+export const Product = z.object({
+  _id: z.string(),
+  productName: z.string(),
+  productDescription: z.string(),
+  productPrice: z.number(),
+  productCategory: Category,
+  productImage: z.array(z.string()),
+  stockQuantity: z.number().int(),
+  productRating: z.number(),
+  reviewCount: z.number().int(),
+  reviews: z.array(Review),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Product = z.infer<typeof Product>;
+
+export const ProductListResponse = z.object({
+  products: z.array(Product),
+  page: z.number().int(),
+  totalPage: z.number().int(),
+  total: z.number().int(),
+});
+export type ProductListResponse = z.infer<typeof ProductListResponse>;
