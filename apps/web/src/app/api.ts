@@ -1,0 +1,51 @@
+import {
+  createApi,
+  fetchBaseQuery,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react';
+import { isNotAuthorizedMessage } from '@pixel-vault/shared';
+import { logout, type AuthState } from '../features/account/authSlice';
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: '/',
+  prepareHeaders(headers, { getState }) {
+    const token = (getState() as { auth: AuthState }).auth.userInfo?.token;
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+/**
+ * The one place that reacts to 'Not authorized!' (spec sections 6 and 8): any call answered with it
+ * logs the user out. The session is gone server-side (expired, revoked, user deleted).
+ */
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
+  const result = await rawBaseQuery(args, api, extra);
+  const data = result.error?.data as { message?: unknown } | undefined;
+  if (result.error?.status === 401 && isNotAuthorizedMessage(data?.message)) {
+    api.dispatch(logout());
+  }
+  return result;
+};
+
+/** Base RTK Query slice; every feature adds its endpoints with `api.injectEndpoints` in its own api.ts. */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  tagTypes: ['Product', 'Order', 'User', 'GiftCard'],
+  endpoints: () => ({}),
+});
+
+/** Spec section 8: the displayed error is the server's message, else the client's network error message. */
+export function errorMessage(error: unknown): string {
+  if (!error || typeof error !== 'object') return 'Something went wrong';
+  const e = error as { data?: unknown; error?: unknown; message?: unknown; status?: unknown };
+  if (e.data && typeof e.data === 'object' && typeof (e.data as { message?: unknown }).message === 'string') {
+    return (e.data as { message: string }).message;
+  }
+  if (typeof e.error === 'string') return e.error;
+  if (typeof e.message === 'string') return e.message;
+  return 'Something went wrong';
+}
