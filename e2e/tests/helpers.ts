@@ -1,0 +1,42 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+export interface ApiProduct {
+  _id: string;
+  productName: string;
+  productPrice: number;
+  productCategory: string;
+  stockQuantity: number;
+  productImage: string[];
+}
+
+/** Reads the seeded catalogue through the public API, so journeys never hard-code seed data. */
+export async function productsIn(request: APIRequestContext, category: string): Promise<ApiProduct[]> {
+  const res = await request.get(`/api/products?category=${category}&limit=100`);
+  expect(res.ok()).toBeTruthy();
+  const body = (await res.json()) as { products: ApiProduct[] };
+  return body.products;
+}
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** Fails on serious or critical accessibility violations (axe-core) on the current page. */
+export async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+/** Collects console errors and failed page requests so a journey can assert a clean run. */
+export function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
