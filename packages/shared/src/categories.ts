@@ -1,6 +1,6 @@
 /** Product categories (spec section 3 and 9), as slugs. */
 export const CATEGORIES = ['retro-games', 'board-games', 'puzzles', 'consoles'] as const;
-export type Category = (typeof CATEGORIES)[number];
+export type CategorySlug = (typeof CATEGORIES)[number];
 
 /** Header navigation (spec section 2): label -> path is the label lowercased, spaces to hyphens. */
 export const NAV_CATEGORIES = ['Home', 'Board Games', 'Retro Games', 'Puzzles', 'Consoles'] as const;
@@ -9,7 +9,7 @@ export function navSlug(label: string): string {
   return label.toLowerCase().replace(/\s+/g, '-');
 }
 
-export function isCategory(value: string): value is Category {
+export function isCategory(value: string): value is CategorySlug {
   return (CATEGORIES as readonly string[]).includes(value);
 }
 

@@ -9,7 +9,8 @@ import { isNotAuthorizedMessage } from '@pixel-vault/shared';
 import { logout, type AuthState } from '../features/account/authSlice';
 
 const rawBaseQuery = fetchBaseQuery({
-  baseUrl: '/',
+  // Same-origin API. Absolute so that Node's fetch (component tests under jsdom) accepts it too.
+  baseUrl: `${globalThis.location?.origin ?? ''}/`,
   prepareHeaders(headers, { getState }) {
     const token = (getState() as { auth: AuthState }).auth.userInfo?.token;
     if (token) headers.set('authorization', `Bearer ${token}`);

@@ -3,6 +3,7 @@ import { CATEGORIES } from '../categories.js';
 import { pagingQuery } from './common.js';
 
 export const Category = z.enum(CATEGORIES, { message: `Category must be one of ${CATEGORIES.join(', ')}` });
+export type Category = z.infer<typeof Category>;
 
 export const PRODUCTS_DEFAULT_LIMIT = 24;
 export const PRODUCTS_MAX_LIMIT = 100;
