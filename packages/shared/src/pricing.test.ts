@@ -25,7 +25,12 @@ describe('priceOrder (spec section 9)', () => {
   it('stays exact where floating point dollars drift', () => {
     // 0.1 + 0.2 style drift: 3 x 19.99 is 59.97 exactly in cents.
     expect(subtotalCents([{ priceCents: 1999, qty: 3 }])).toBe(5997);
-    expect(subtotalCents([{ priceCents: 10, qty: 1 }, { priceCents: 20, qty: 1 }])).toBe(30);
+    expect(
+      subtotalCents([
+        { priceCents: 10, qty: 1 },
+        { priceCents: 20, qty: 1 },
+      ]),
+    ).toBe(30);
   });
 
   it('rounds tax half up, once', () => {

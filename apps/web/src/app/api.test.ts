@@ -66,9 +66,9 @@ describe('base API slice', () => {
 
 describe('errorMessage (spec section 8)', () => {
   it("shows the server's message when there is one", () => {
-    expect(errorMessage({ status: 409, data: { message: 'An account with this email already exists' } })).toBe(
-      'An account with this email already exists',
-    );
+    expect(
+      errorMessage({ status: 409, data: { message: 'An account with this email already exists' } }),
+    ).toBe('An account with this email already exists');
   });
 
   it("falls back to the client's network error message", () => {

@@ -17,10 +17,12 @@ import { PERSIST_KEY, PERSIST_TIMEOUT_MS, PERSIST_VERSION } from '@pixel-vault/s
 import { api } from './api';
 import { authSlice, logout } from '../features/account/authSlice';
 import { cartSlice } from '../features/cart/cartSlice';
+import { cartPanelSlice } from '../features/cart/cartPanelSlice';
 
 const rootReducer = combineReducers({
   auth: authSlice.reducer,
   cart: cartSlice.reducer,
+  cartPanel: cartPanelSlice.reducer,
   [api.reducerPath]: api.reducer,
 });
 
@@ -33,7 +35,8 @@ export const persistConfig: PersistConfig<RootState> = {
   timeout: PERSIST_TIMEOUT_MS,
   storage,
   // Server data is cached by RTK Query and refetched; only what the user owns is persisted.
-  blacklist: [api.reducerPath],
+  // Whether the cart panel is open is UI state: a refresh must not reopen it.
+  blacklist: [api.reducerPath, cartPanelSlice.name],
 };
 
 export function makeStore(preloadedState?: Partial<RootState>) {

@@ -22,7 +22,9 @@ describe('RegisterBody', () => {
   });
 
   it('refuses a non-string e-mail', () => {
-    expect(RegisterBody.safeParse({ name: 'A', email: ['a@b.co'], password: '12345678' }).success).toBe(false);
+    expect(RegisterBody.safeParse({ name: 'A', email: ['a@b.co'], password: '12345678' }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -53,9 +55,13 @@ describe('IdParams', () => {
 
 describe('ContactBody', () => {
   it('requires a name, a valid e-mail and a message', () => {
-    expect(ContactBody.safeParse({ from_name: ' ', from_email: 'a@b.co', message: 'hi' }).success).toBe(false);
+    expect(ContactBody.safeParse({ from_name: ' ', from_email: 'a@b.co', message: 'hi' }).success).toBe(
+      false,
+    );
     expect(ContactBody.safeParse({ from_name: 'A', from_email: 'nope', message: 'hi' }).success).toBe(false);
     expect(ContactBody.safeParse({ from_name: 'A', from_email: 'a@b.co', message: '' }).success).toBe(false);
-    expect(ContactBody.parse({ from_name: 'A', from_email: 'A@B.co', message: 'hi' }).from_email).toBe('a@b.co');
+    expect(ContactBody.parse({ from_name: 'A', from_email: 'A@B.co', message: 'hi' }).from_email).toBe(
+      'a@b.co',
+    );
   });
 });

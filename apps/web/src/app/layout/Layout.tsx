@@ -1,0 +1,50 @@
+import { Suspense, useEffect, useLayoutEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { useAppSelector } from '../hooks';
+import { selectIsCartOpen } from '../../features/cart/cartPanelSlice';
+import { Spinner } from '../../ui/Spinner';
+import { ErrorBoundary } from './ErrorBoundary';
+import { Footer } from './Footer';
+import { Header } from './Header';
+import { LazyCartPanel, loadCartPanel } from './lazyCartPanel';
+
+/** Every navigation starts at the top of the new page. */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}
+
+/** Header and footer on every page (spec section 2), the routed page between them, the cart panel. */
+export function Layout() {
+  const { pathname } = useLocation();
+  const cartOpen = useAppSelector(selectIsCartOpen);
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 1500));
+    idle(() => void loadCartPanel());
+  }, []);
+  return (
+    <div className="flex min-h-screen flex-col">
+      <ScrollToTop />
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+        <ErrorBoundary key={pathname}>
+          <Suspense fallback={<Spinner label="Loading page" />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+      <Footer />
+      {cartOpen && (
+        <Suspense fallback={null}>
+          <LazyCartPanel />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { makeProductList } from '../test/factories';
+import { jsonResponse, stubFetch } from '../test/fetch';
+import { LocationProbe } from '../test/LocationProbe';
+import { renderWithProviders } from '../test/render';
+import { makeUser } from '../test/users';
+import { AppRoutes } from './router';
+
+beforeEach(() => {
+  stubFetch(() => jsonResponse(makeProductList([])));
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderAt(route: string, user: ReturnType<typeof makeUser> | null = null) {
+  return renderWithProviders(
+    <>
+      <AppRoutes />
+      <LocationProbe />
+    </>,
+    { route, preloadedState: { auth: { userInfo: user } } },
+  );
+}
+
+const location = () => screen.getByTestId('location').textContent;
+
+describe('routes (spec section 2)', () => {
+  it('shows the home page with header, footer and a skip link', async () => {
+    renderAt('/');
+    expect(screen.getByRole('heading', { level: 1, name: 'Level up your collection' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Shop Now' })).toHaveAttribute('href', '/shop/retro-games');
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toHaveTextContent('© 2024 All rights reserved');
+    expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main');
+    expect(document.getElementById('main')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(document.title).toBe('Pixel Vault — retro games, board games, puzzles & consoles'),
+    );
+  });
+
+  it('serves the home page at /shop/home too', () => {
+    renderAt('/shop/home');
+    expect(screen.getByRole('heading', { name: 'A few of our Favorites' })).toBeInTheDocument();
+  });
+
+  it('sends unknown paths and unknown categories to /', () => {
+    renderAt('/no/such/page');
+    expect(location()).toBe('/');
+  });
+
+  it('sends an unknown category to /', () => {
+    renderAt('/shop/toasters');
+    expect(location()).toBe('/');
+  });
+
+  it('sends a visitor who opens checkout to /login, to come back after logging in', async () => {
+    renderAt('/place-order');
+    expect(location()).toBe('/login?redirect=%2Fplace-order');
+  });
+
+  it.each(['/order-history', '/order/abc', '/order-confirmation/abc'])('requires login for %s', (path) => {
+    renderAt(path);
+    expect(location()).toMatch(/^\/login\?redirect=/);
+  });
+
+  it('shows checkout to a logged-in shopper, honestly marked as not ready', async () => {
+    renderAt('/place-order', makeUser());
+    expect(await screen.findByRole('heading', { name: 'Checkout' })).toBeInTheDocument();
+    expect(screen.getByText('Checkout is being set up — your cart is saved.')).toBeInTheDocument();
+    expect(document.title).toBe('Checkout — Pixel Vault');
+  });
+
+  it('sends a non-admin away from the dashboard to /', () => {
+    renderAt('/admin/dashboard', makeUser({ isAdmin: false }));
+    expect(location()).toBe('/');
+  });
+
+  it('shows the dashboard to an admin', async () => {
+    renderAt('/admin/dashboard', makeUser({ isAdmin: true }));
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+  });
+
+  it('shows the cart page', async () => {
+    renderAt('/cart');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shopping cart' })).toBeInTheDocument();
+    expect(screen.getByText('Your cart is empty')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,152 @@
+import { lazy, useLayoutEffect, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { HomePage } from '../features/catalog/HomePage';
+import { CategoryRoute } from '../features/catalog/CategoryPage';
+import { ProductPage } from '../features/catalog/ProductPage';
+import { SITE_NAME } from '../ui/useDocumentTitle';
+import { useAppSelector } from './hooks';
+import { Layout } from './layout/Layout';
+
+// Home and the catalogue are in the first download; every other screen loads when it is visited.
+const CartPage = lazy(() => import('../features/cart/CartPage'));
+const PlaceOrderPage = lazy(() => import('../features/checkout/PlaceOrderPage'));
+const OrderConfirmationPage = lazy(() => import('../features/orders/OrderConfirmationPage'));
+const OrderHistoryPage = lazy(() => import('../features/orders/OrderHistoryPage'));
+const OrderDetailsPage = lazy(() => import('../features/orders/OrderDetailsPage'));
+const AdminDashboardPage = lazy(() => import('../features/admin/AdminDashboardPage'));
+const AdminOrderPage = lazy(() => import('../features/admin/AdminOrderPage'));
+const LoginPage = lazy(() => import('../features/account/LoginPage'));
+const RegisterPage = lazy(() => import('../features/account/RegisterPage'));
+const ContactPage = lazy(() => import('../features/contact/ContactPage'));
+const CreditsPage = lazy(() => import('../features/about/CreditsPage'));
+const AboutPage = lazy(() => import('../features/about/AboutPage'));
+
+/**
+ * A default tab title for a route. It is set in a layout effect, so a page that sets a more precise
+ * title itself (in a normal effect, e.g. with useDocumentTitle) wins.
+ */
+function Titled({ title, children }: { title: string; children: ReactNode }) {
+  useLayoutEffect(() => {
+    document.title = `${title} — ${SITE_NAME}`;
+  }, [title]);
+  return children;
+}
+
+/** Spec sections 5 and 6: checkout and order pages need a logged-in user, else /login. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const loggedIn = useAppSelector((state) => state.auth.userInfo != null);
+  const { pathname } = useLocation();
+  if (!loggedIn) return <Navigate to={`/login?redirect=${encodeURIComponent(pathname)}`} replace />;
+  return children;
+}
+
+/** Spec section 6: non-admins are redirected from the dashboard to /. */
+export function RequireAdmin({ children }: { children: ReactNode }) {
+  const isAdmin = useAppSelector((state) => state.auth.userInfo?.isAdmin === true);
+  if (!isAdmin) return <Navigate to="/" replace />;
+  return children;
+}
+
+/** Every route of spec section 2. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route index element={<HomePage />} />
+        <Route path="shop/home" element={<HomePage />} />
+        <Route path="shop/:category" element={<CategoryRoute />} />
+        <Route path="shop/:category/product/:id" element={<ProductPage />} />
+        <Route path="cart" element={<CartPage />} />
+        <Route
+          path="place-order"
+          element={
+            <RequireAuth>
+              <PlaceOrderPage />
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="order-confirmation/:orderId"
+          element={
+            <RequireAuth>
+              <OrderConfirmationPage />
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="order-history"
+          element={
+            <RequireAuth>
+              <OrderHistoryPage />
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="order/:orderId"
+          element={
+            <RequireAuth>
+              <OrderDetailsPage />
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="admin/dashboard"
+          element={
+            <RequireAdmin>
+              <AdminDashboardPage />
+            </RequireAdmin>
+          }
+        />
+        <Route
+          path="admin/order/:orderId"
+          element={
+            <RequireAdmin>
+              <AdminOrderPage />
+            </RequireAdmin>
+          }
+        />
+        <Route
+          path="login"
+          element={
+            <Titled title="Login">
+              <LoginPage />
+            </Titled>
+          }
+        />
+        <Route
+          path="register"
+          element={
+            <Titled title="Register">
+              <RegisterPage />
+            </Titled>
+          }
+        />
+        <Route
+          path="contact"
+          element={
+            <Titled title="Contact Us">
+              <ContactPage />
+            </Titled>
+          }
+        />
+        <Route
+          path="credits"
+          element={
+            <Titled title="Project Credits">
+              <CreditsPage />
+            </Titled>
+          }
+        />
+        <Route
+          path="about"
+          element={
+            <Titled title="Meet the Team">
+              <AboutPage />
+            </Titled>
+          }
+        />
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useAppDispatch } from '../../app/hooks';
+import { makeCartItem } from '../../test/factories';
+import { LocationProbe } from '../../test/LocationProbe';
+import { renderWithProviders } from '../../test/render';
+import { makeUser } from '../../test/users';
+import { CartPanel } from './CartPanel';
+import { openCart } from './cartPanelSlice';
+import { initialCartState, type CartItem } from './cartSlice';
+
+function OpenButton() {
+  const dispatch = useAppDispatch();
+  return (
+    <button type="button" onClick={() => dispatch(openCart())}>
+      Open cart
+    </button>
+  );
+}
+
+function renderPanel(items: CartItem[], { loggedIn = false, open = true } = {}) {
+  return renderWithProviders(
+    <>
+      <OpenButton />
+      <CartPanel />
+      <LocationProbe />
+    </>,
+    {
+      route: '/shop/retro-games',
+      preloadedState: {
+        cart: { ...initialCartState, cartItems: items },
+        cartPanel: { isOpen: open },
+        auth: { userInfo: loggedIn ? makeUser() : null },
+      },
+    },
+  );
+}
+
+describe('CartPanel', () => {
+  it('is a modal dialog named by its title', () => {
+    renderPanel([]);
+    const dialog = screen.getByRole('dialog', { name: 'Shopping cart' });
+    expect(dialog).toHaveAttribute('aria-modal', 'true');
+  });
+
+  it('says so when the cart is empty and offers no checkout', () => {
+    renderPanel([]);
+    expect(screen.getByText('Your cart is empty')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /checkout/i })).not.toBeInTheDocument();
+  });
+
+  it('shows each line with image, name, price and a quantity select offering exactly 1..countInStock', () => {
+    const item = makeCartItem({ name: 'Zelda II', price: 24.5, countInStock: 4, qty: 2 });
+    renderPanel([item]);
+    const line = screen.getByRole('listitem');
+    expect(within(line).getByRole('img', { name: 'Zelda II' })).toHaveAttribute('src', item.image);
+    expect(within(line).getByText('Zelda II', { selector: 'p' })).toBeInTheDocument();
+    expect(within(line).getByText('$24.50')).toBeInTheDocument();
+    const select = within(line).getByLabelText('Qty of Zelda II');
+    expect(select).toHaveValue('2');
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('computes the subtotal exactly: 3 x $19.99 = $59.97, and follows quantity changes', async () => {
+    const user = userEvent.setup();
+    renderPanel([makeCartItem({ name: 'Tetris', price: 19.99, qty: 3, countInStock: 5 })]);
+    expect(screen.getByTestId('cart-subtotal')).toHaveTextContent('$59.97');
+    expect(screen.getByText('Shipping and taxes calculated at checkout.')).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Qty of Tetris'), '5');
+    expect(screen.getByTestId('cart-subtotal')).toHaveTextContent('$99.95');
+  });
+
+  it('removes a line', async () => {
+    const user = userEvent.setup();
+    renderPanel([makeCartItem({ name: 'Tetris' }), makeCartItem({ name: 'Doom', price: 5 })]);
+    await user.click(screen.getByRole('button', { name: 'Remove Tetris' }));
+    expect(screen.queryByText('Tetris')).not.toBeInTheDocument();
+    expect(screen.getByText('Doom')).toBeInTheDocument();
+    expect(screen.getByTestId('cart-subtotal')).toHaveTextContent('$5.00');
+    await user.click(screen.getByRole('button', { name: 'Remove Doom' }));
+    expect(screen.getByText('Your cart is empty')).toBeInTheDocument();
+  });
+
+  it("offers 'Checkout' to a logged-in shopper: it closes the panel and goes to /place-order", async () => {
+    const user = userEvent.setup();
+    const { store } = renderPanel([makeCartItem()], { loggedIn: true });
+    expect(screen.queryByRole('button', { name: 'Login to Checkout' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Checkout' }));
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/place-order$/);
+    expect(store.getState().cartPanel.isOpen).toBe(false);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("offers 'Login to Checkout' to a visitor: it closes the panel and goes to /login", async () => {
+    const user = userEvent.setup();
+    const { store } = renderPanel([makeCartItem()]);
+    expect(screen.queryByRole('button', { name: 'Checkout' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Login to Checkout' }));
+    expect(screen.getByTestId('location').textContent).toMatch(/^\/login\?redirect=%2Fplace-order$/);
+    expect(store.getState().cartPanel.isOpen).toBe(false);
+  });
+
+  it("closes with 'Continue Shopping' and keeps the cart", async () => {
+    const user = userEvent.setup();
+    const { store } = renderPanel([makeCartItem()]);
+    await user.click(screen.getByRole('button', { name: 'Continue Shopping' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(store.getState().cart.cartItems).toHaveLength(1);
+    expect(screen.getByTestId('location')).toHaveTextContent('/shop/retro-games');
+  });
+
+  it('moves focus in, keeps Tab inside, closes on Escape and gives focus back to the opener', async () => {
+    const user = userEvent.setup();
+    renderPanel([makeCartItem({ name: 'Tetris' })], { open: false });
+    const opener = screen.getByRole('button', { name: 'Open cart' });
+    await user.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Shopping cart' });
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    for (let i = 0; i < 8; i++) {
+      await user.tab();
+      expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    }
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
+  });
+
+  it('closes on a click on the overlay', async () => {
+    const user = userEvent.setup();
+    renderPanel([]);
+    const overlay = screen.getByRole('dialog').previousElementSibling as HTMLElement;
+    await user.click(overlay);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});

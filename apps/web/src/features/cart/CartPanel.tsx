@@ -1,0 +1,59 @@
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { Modal } from '../../ui/Modal';
+import { CartLine } from './CartLine';
+import { CartSummary } from './CartSummary';
+import { closeCart, selectIsCartOpen } from './cartPanelSlice';
+import { selectCartItems } from './cartSlice';
+
+const TITLE_ID = 'cart-panel-title';
+
+/**
+ * The cart side panel (spec section 2), shown while `selectIsCartOpen`; open it with `openCart()`,
+ * close it with `closeCart()`. The default export lets the layout load it lazily.
+ */
+export function CartPanel() {
+  const isOpen = useAppSelector(selectIsCartOpen);
+  return isOpen ? <CartDialog /> : null;
+}
+
+export default CartPanel;
+
+function CartDialog() {
+  const dispatch = useAppDispatch();
+  const items = useAppSelector(selectCartItems);
+  const close = () => dispatch(closeCart());
+  return (
+    <Modal variant="side" labelledBy={TITLE_ID} onClose={close}>
+      <div className="flex items-center justify-between border-b-4 border-zinc-800 px-5 py-4">
+        <h2 id={TITLE_ID} className="pixel-heading text-base text-lime-300">
+          Shopping cart
+        </h2>
+        <button type="button" onClick={close} aria-label="Close cart" className="icon-btn">
+          <svg viewBox="0 0 16 16" className="h-5 w-5" aria-hidden="true" shapeRendering="crispEdges">
+            <path
+              fill="currentColor"
+              d="M2 2h2v2H2zM4 4h2v2H4zM6 6h4v4H6zM10 4h2v2h-2zM12 2h2v2h-2zM4 10h2v2H4zM2 12h2v2H2zM10 10h2v2h-2zM12 12h2v2h-2z"
+            />
+          </svg>
+        </button>
+      </div>
+      <div className="flex-1 overflow-y-auto px-5">
+        {items.length === 0 ? (
+          <p className="py-10 text-center text-zinc-300">Your cart is empty</p>
+        ) : (
+          <ul aria-label="Cart items">
+            {items.map((item) => (
+              <CartLine key={item.product} item={item} />
+            ))}
+          </ul>
+        )}
+      </div>
+      <div className="flex flex-col gap-3 border-t-4 border-zinc-800 px-5 py-4">
+        {items.length > 0 && <CartSummary onLeave={close} />}
+        <button type="button" onClick={close} className="btn btn-secondary w-full">
+          Continue Shopping
+        </button>
+      </div>
+    </Modal>
+  );
+}

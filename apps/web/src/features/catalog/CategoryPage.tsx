@@ -1,0 +1,133 @@
+import { useEffect, useId, useState } from 'react';
+import { Navigate, useParams, useSearchParams } from 'react-router';
+import { NAV_CATEGORIES, categoryLabel, isCategory, navSlug, type Category } from '@pixel-vault/shared';
+import { errorMessage } from '../../app/api';
+import { ErrorLine } from '../../ui/ErrorLine';
+import { Spinner } from '../../ui/Spinner';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { useGetProductsQuery } from './api';
+import { ProductCard } from './ProductCard';
+
+export const CATEGORY_PAGE_SIZE = 24;
+export const SEARCH_DEBOUNCE_MS = 250;
+
+/** "retro-games" -> "Retro Games", as the header labels it (spec: the category with spaces). */
+export function categoryHeading(slug: string): string {
+  return NAV_CATEGORIES.find((label) => navSlug(label) === slug) ?? categoryLabel(slug);
+}
+
+/** /shop/:category — an unknown category goes to / (spec section 2: any other path). */
+export function CategoryRoute() {
+  const { category = '' } = useParams();
+  if (!isCategory(category)) return <Navigate to="/" replace />;
+  return <CategoryPage key={category} category={category} />;
+}
+
+/**
+ * Category listing (spec section 2). Search and page live in the URL (?q=&page=), so a refresh or the
+ * back button keeps them; the search is done by the server, debounced while typing.
+ */
+export function CategoryPage({ category }: { category: Category }) {
+  const heading = categoryHeading(category);
+  useDocumentTitle(heading);
+  const searchId = useId();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const q = searchParams.get('q') ?? '';
+  const page = Math.max(1, Math.trunc(Number(searchParams.get('page'))) || 1);
+  const [text, setText] = useState(q);
+  // The URL can change under the box (back button, the header link): show what is searched.
+  const [shownQ, setShownQ] = useState(q);
+  if (q !== shownQ) {
+    setShownQ(q);
+    if (q !== text.trim()) setText(q);
+  }
+
+  useEffect(() => {
+    const wanted = text.trim();
+    if (wanted === q) return;
+    const timer = setTimeout(
+      () => setSearchParams(wanted ? { q: wanted } : {}, { replace: true }),
+      SEARCH_DEBOUNCE_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [text, q, setSearchParams]);
+
+  // `data` keeps the previous result while the next one loads, so the grid does not flash.
+  const { data, error, isFetching } = useGetProductsQuery({ category, q, page, limit: CATEGORY_PAGE_SIZE });
+
+  function goToPage(next: number) {
+    const params: Record<string, string> = {};
+    if (q) params.q = q;
+    if (next > 1) params.page = String(next);
+    setSearchParams(params);
+    window.scrollTo({ top: 0 });
+  }
+
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-10">
+      <div className="mb-8 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <h1 className="pixel-heading text-xl text-lime-300 sm:text-3xl">{heading}</h1>
+        <div className="w-full sm:w-80">
+          <label htmlFor={searchId} className="sr-only">
+            Search {heading}
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder={`Search ${heading}`}
+            autoComplete="off"
+            maxLength={100}
+            className="field w-full"
+          />
+        </div>
+      </div>
+
+      {error ? (
+        <ErrorLine message={errorMessage(error)} />
+      ) : !data ? (
+        <Spinner label="Loading products" />
+      ) : data.products.length === 0 ? (
+        <p className="py-12 text-center text-lg text-zinc-300">No products found</p>
+      ) : (
+        <>
+          <ul
+            aria-busy={isFetching}
+            aria-label={`${heading} products`}
+            className={`grid grid-cols-1 gap-6 transition-opacity sm:grid-cols-2 lg:grid-cols-3 ${isFetching ? 'opacity-60' : ''}`}
+          >
+            {data.products.map((product) => (
+              <li key={product._id}>
+                <ProductCard product={product} />
+              </li>
+            ))}
+          </ul>
+          {data.totalPage > 1 && (
+            <nav aria-label="Pages" className="mt-10 flex items-center justify-center gap-4">
+              <button
+                type="button"
+                className="btn btn-secondary"
+                disabled={page <= 1 || isFetching}
+                onClick={() => goToPage(page - 1)}
+              >
+                Prev
+              </button>
+              <span className="text-zinc-300" aria-live="polite">
+                Page {data.page} of {data.totalPage}
+              </span>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                disabled={page >= data.totalPage || isFetching}
+                onClick={() => goToPage(page + 1)}
+              >
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import { useRef, type MouseEvent } from 'react';
+import { Link } from 'react-router';
+import { CARD_TILT_MAX_DEG, type Product } from '@pixel-vault/shared';
+import { Price } from '../../ui/Price';
+
+const PERSPECTIVE_PX = 900;
+
+function prefersReducedMotion(): boolean {
+  return (
+    typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches
+  );
+}
+
+/**
+ * Rotation for a pointer at (x, y) in a box of (width, height): the edges tilt by the maximum
+ * (spec section 9: 16.25 degrees on each axis), the centre not at all.
+ */
+export function tiltFor(x: number, y: number, width: number, height: number) {
+  const clamp = (v: number) => Math.max(-1, Math.min(1, v));
+  const dx = width > 0 ? clamp((x / width) * 2 - 1) : 0;
+  const dy = height > 0 ? clamp((y / height) * 2 - 1) : 0;
+  // Pointer right -> the right edge goes away (rotateY +); pointer low -> the bottom goes away (rotateX -).
+  return { rotateX: +(-dy * CARD_TILT_MAX_DEG).toFixed(2), rotateY: +(dx * CARD_TILT_MAX_DEG).toFixed(2) };
+}
+
+/** Category grid card (spec section 2): first image, name, price; the whole card links to the product. */
+export function ProductCard({ product }: { product: Product }) {
+  const cardRef = useRef<HTMLAnchorElement>(null);
+  const image = product.productImage[0];
+
+  function onMouseMove(event: MouseEvent<HTMLAnchorElement>) {
+    const card = cardRef.current;
+    if (!card || prefersReducedMotion()) return;
+    const box = card.getBoundingClientRect();
+    const { rotateX, rotateY } = tiltFor(
+      event.clientX - box.left,
+      event.clientY - box.top,
+      box.width,
+      box.height,
+    );
+    card.style.transform = `perspective(${PERSPECTIVE_PX}px) rotateX(${rotateX}deg) rotateY(${rotateY}deg)`;
+  }
+
+  function onMouseLeave() {
+    if (cardRef.current) cardRef.current.style.transform = '';
+  }
+
+  return (
+    <Link
+      ref={cardRef}
+      to={`/shop/${product.productCategory}/product/${product._id}`}
+      onMouseMove={onMouseMove}
+      onMouseLeave={onMouseLeave}
+      className="product-card group flex h-full flex-col border-4 border-zinc-800 bg-zinc-900 p-3 hover:border-lime-400 focus-visible:border-lime-400"
+    >
+      <div className="mb-3 aspect-square overflow-hidden bg-zinc-950">
+        {image ? (
+          <img
+            src={image}
+            alt={product.productName}
+            loading="lazy"
+            decoding="async"
+            width={400}
+            height={400}
+            className="h-full w-full object-contain"
+          />
+        ) : (
+          <div role="img" aria-label={product.productName} className="no-image h-full w-full" />
+        )}
+      </div>
+      <h3 className="mb-2 line-clamp-2 font-semibold text-zinc-100 group-hover:text-lime-200">
+        {product.productName}
+      </h3>
+      <Price value={product.productPrice} className="mt-auto text-lg font-bold text-lime-300" />
+    </Link>
+  );
+}

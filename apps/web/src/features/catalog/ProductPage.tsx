@@ -1,0 +1,229 @@
+import { useId, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { categoryLabel, type Product } from '@pixel-vault/shared';
+import { errorMessage } from '../../app/api';
+import { useAppDispatch } from '../../app/hooks';
+import { ErrorLine } from '../../ui/ErrorLine';
+import { Price } from '../../ui/Price';
+import { Stars } from '../../ui/Stars';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { addItem } from '../cart/addItem';
+import { openCart } from '../cart/cartPanelSlice';
+import { useGetProductQuery } from './api';
+
+function Gallery({ product }: { product: Product }) {
+  const images = product.productImage;
+  const [selected, setSelected] = useState(0);
+  const main = images[selected] ?? images[0];
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="aspect-square border-4 border-zinc-800 bg-zinc-900">
+        {main ? (
+          <img
+            src={main}
+            alt={product.productName}
+            width={600}
+            height={600}
+            className="h-full w-full object-contain"
+          />
+        ) : (
+          <div role="img" aria-label={product.productName} className="no-image h-full w-full" />
+        )}
+      </div>
+      {images.length > 1 && (
+        <ul className="flex flex-wrap gap-2" aria-label="Product images">
+          {images.map((src, index) => (
+            <li key={`${src}-${index}`}>
+              <button
+                type="button"
+                aria-label={`Show image ${index + 1}`}
+                aria-pressed={index === selected}
+                onClick={() => setSelected(index)}
+                className={`block h-16 w-16 border-4 bg-zinc-900 sm:h-20 sm:w-20 ${
+                  index === selected ? 'border-lime-400' : 'border-zinc-800 hover:border-zinc-500'
+                }`}
+              >
+                <img
+                  src={src}
+                  alt=""
+                  width={80}
+                  height={80}
+                  loading="lazy"
+                  className="h-full w-full object-contain"
+                />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Quantity stepper and 'Add to Cart' (spec sections 2 and 5: 1 up to the stock). */
+function BuyBox({ product }: { product: Product }) {
+  const dispatch = useAppDispatch();
+  const inputId = useId();
+  const hintId = useId();
+  const stock = product.stockQuantity;
+  const [qtyText, setQtyText] = useState('1');
+  const [adding, setAdding] = useState(false);
+  const qty = Number(qtyText);
+  const validQty = qtyText !== '' && Number.isInteger(qty) && qty >= 1;
+  const aboveStock = validQty && qty > stock;
+
+  if (stock < 1) {
+    return (
+      <button type="button" disabled className="btn btn-primary w-full sm:w-auto">
+        Unavailable
+      </button>
+    );
+  }
+
+  async function add() {
+    setAdding(true);
+    try {
+      await dispatch(addItem({ productId: product._id, qty })).unwrap();
+      dispatch(openCart());
+    } catch {
+      // Spec section 8: add-to-cart failures are only logged (addItem does it); the button comes back.
+    } finally {
+      setAdding(false);
+    }
+  }
+
+  const step = (delta: number) => {
+    const base = validQty ? qty : 1;
+    setQtyText(String(Math.min(Math.max(base + delta, 1), stock)));
+  };
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-2">
+        <label htmlFor={inputId} className="text-sm font-semibold text-zinc-300">
+          Quantity
+        </label>
+        <div className="flex items-stretch">
+          <button
+            type="button"
+            aria-label="Decrease quantity"
+            className="stepper-btn"
+            disabled={!validQty || qty <= 1}
+            onClick={() => step(-1)}
+          >
+            −
+          </button>
+          <input
+            id={inputId}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={stock}
+            step={1}
+            value={qtyText}
+            aria-describedby={aboveStock ? hintId : undefined}
+            aria-invalid={aboveStock || !validQty}
+            onChange={(e) => setQtyText(e.target.value)}
+            onBlur={() => {
+              if (!validQty) setQtyText('1');
+            }}
+            className="field w-20 rounded-none text-center"
+          />
+          <button
+            type="button"
+            aria-label="Increase quantity"
+            className="stepper-btn"
+            disabled={validQty && qty >= stock}
+            onClick={() => step(1)}
+          >
+            +
+          </button>
+        </div>
+        {aboveStock && (
+          <p id={hintId} className="text-sm text-amber-300">
+            Only {stock} in stock.
+          </p>
+        )}
+      </div>
+      <button
+        type="button"
+        className="btn btn-primary w-full sm:w-auto"
+        disabled={!validQty || aboveStock || adding}
+        onClick={() => void add()}
+      >
+        {adding ? 'Adding...' : 'Add to Cart'}
+      </button>
+    </div>
+  );
+}
+
+function Reviews({ product }: { product: Product }) {
+  if (product.reviews.length === 0) return null;
+  return (
+    <section aria-labelledby="reviews-title" className="mt-12">
+      <h2 id="reviews-title" className="pixel-heading mb-6 text-base text-cyan-300 sm:text-lg">
+        Reviews
+      </h2>
+      <ul className="flex flex-col gap-4">
+        {product.reviews.map((review) => (
+          <li key={review._id} className="border-4 border-zinc-800 bg-zinc-900 p-4">
+            <div className="mb-2 flex flex-wrap items-center gap-3">
+              <span className="font-semibold text-zinc-100">{review.name}</span>
+              <Stars rating={review.rating} />
+            </div>
+            <p className="whitespace-pre-line text-zinc-300">{review.comment}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ProductDetails({ product }: { product: Product }) {
+  return (
+    <article>
+      <div className="grid gap-8 md:grid-cols-2 md:gap-12">
+        <Gallery product={product} />
+        <div className="flex flex-col gap-4">
+          <Link
+            to={`/shop/${product.productCategory}`}
+            className="self-start text-sm font-semibold tracking-wide text-cyan-300 uppercase underline-offset-4 hover:underline"
+          >
+            {categoryLabel(product.productCategory)}
+          </Link>
+          <h1 className="text-3xl font-bold break-words text-zinc-50 sm:text-4xl">{product.productName}</h1>
+          <div className="flex flex-wrap items-center gap-3 text-zinc-300">
+            <Stars rating={product.productRating} className="text-xl" />
+            <span>({product.reviewCount} reviews)</span>
+          </div>
+          <Price value={product.productPrice} className="text-3xl font-bold text-lime-300" />
+          <p className="text-zinc-300">In stock: {product.stockQuantity}</p>
+          <p className="whitespace-pre-line text-zinc-200">{product.productDescription}</p>
+          <BuyBox key={product._id} product={product} />
+        </div>
+      </div>
+      <Reviews product={product} />
+    </article>
+  );
+}
+
+/** /shop/:category/product/:id (spec section 2). */
+export function ProductPage() {
+  const { id = '' } = useParams();
+  const { data, error, isFetching } = useGetProductQuery(id);
+  const loaded = data && data._id === id ? data : undefined;
+  useDocumentTitle(loaded?.productName ?? (error ? 'Product' : 'Loading product...'));
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      {error && !isFetching ? (
+        <ErrorLine message={errorMessage(error)} />
+      ) : !loaded ? (
+        <p role="status" className="py-12 text-center text-lg text-zinc-300">
+          Loading product...
+        </p>
+      ) : (
+        <ProductDetails product={loaded} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import type { Product, ProductListResponse } from '@pixel-vault/shared';
+import type { CartItem } from '../features/cart/cartSlice';
+
+let seq = 0;
+
+/** A product as GET /api/products/:id answers it. */
+export function makeProduct(overrides: Partial<Product> = {}): Product {
+  seq += 1;
+  const id = `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`;
+  return {
+    _id: id,
+    productName: `Test Game ${seq}`,
+    productDescription: 'A fine game.',
+    productPrice: 19.99,
+    productCategory: 'retro-games',
+    productImage: [`/uploads/${id}-1.webp`],
+    stockQuantity: 5,
+    productRating: 4.3,
+    reviewCount: 12,
+    reviews: [],
+    createdAt: '2024-01-05T10:00:00.000Z',
+    updatedAt: '2024-01-05T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function makeProductList(
+  products: Product[],
+  overrides: Partial<ProductListResponse> = {},
+): ProductListResponse {
+  return { products, page: 1, totalPage: 1, total: products.length, ...overrides };
+}
+
+export function makeCartItem(overrides: Partial<CartItem> = {}): CartItem {
+  seq += 1;
+  return {
+    product: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+    name: `Cart Game ${seq}`,
+    image: `/uploads/cart-${seq}.webp`,
+    price: 19.99,
+    countInStock: 5,
+    qty: 1,
+    ...overrides,
+  };
+}
