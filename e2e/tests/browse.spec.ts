@@ -44,7 +44,7 @@ test('browse -> search -> product -> cart, and the cart survives a reload', asyn
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   const panel = page.getByRole('dialog', { name: 'Shopping cart' });
   await expect(panel).toBeVisible();
-  await expect(panel.getByText(product.productName)).toBeVisible();
+  await expect(panel.getByText(product.productName, { exact: true })).toBeVisible();
   const subtotal = ((Math.round(product.productPrice * 100) * 2) / 100).toFixed(2);
   await expect(panel.getByText(`$${subtotal}`).first()).toBeVisible();
   await expect(panel.getByText(/shipping and taxes calculated at checkout/i)).toBeVisible();
