@@ -35,7 +35,10 @@ export default tseslint.config(
     // One-way imports (STYLE.md): the shared package never reaches into the apps; db/ knows no module.
     files: ['packages/shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['@pixel-vault/server*', '@pixel-vault/web*', '../../apps/*'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['@pixel-vault/server*', '@pixel-vault/web*', '../../apps/*'] },
+      ],
     },
   },
   {

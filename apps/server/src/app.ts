@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
+import fastifyCompress from '@fastify/compress';
+import fastifyRateLimit from '@fastify/rate-limit';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyHttpOptions,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { installAccessControl } from './lib/access.js';
+import { AppError, errorHandler } from './lib/errors.js';
+import type { App, RateLimit } from './lib/http.js';
+import { apiSecurityHeaders, securityHeaders } from './lib/security-headers.js';
+import type { Storage } from './lib/storage.js';
+import { type AuthService, createAuthService } from './modules/auth/auth.service.js';
+import { contactRoutes } from './modules/contact/contact.routes.js';
+import { type ContactService, createContactService } from './modules/contact/contact.service.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import type { Mailer } from './modules/mail/mail.worker.js';
+import { productsRoutes } from './modules/products/products.routes.js';
+import { type ProductsService, createProductsService } from './modules/products/products.service.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { type UsersService, createUsersService } from './modules/users/users.service.js';
+import { webRoutes } from './modules/web/web.routes.js';
+
+export interface RateLimits {
+  /** Per IP + e-mail. */
+  login: RateLimit;
+  /** Per IP. */
+  register: RateLimit;
+  /** Per IP. */
+  contact: RateLimit;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  login: { max: 10, windowMs: 15 * 60_000 },
+  register: { max: 20, windowMs: 60 * 60_000 },
+  contact: { max: 5, windowMs: 10 * 60_000 },
+};
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  storage: Storage;
+  /** Told when a mail was queued, so it goes out now rather than at the next poll. */
+  mailer: Mailer;
+  /** Defaults to a pino logger at config.logLevel. */
+  logger?: FastifyBaseLogger;
+  /** Tests use small numbers. */
+  limits?: Partial<RateLimits>;
+  productsCacheTtlMs?: number;
+}
+
+export interface Services {
+  auth: AuthService;
+  users: UsersService;
+  products: ProductsService;
+  contact: ContactService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's services, for later modules and for tests (e.g. services.products.invalidate()). */
+    services: Services;
+  }
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+/** Fastify's default parsing, minus %00: PostgreSQL text cannot hold U+0000 (see the JSON parser). */
+function parseQuery(query: string): Record<string, unknown> {
+  return parseQueryString(query.includes('%00') ? query.replaceAll('%00', '') : query);
+}
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([key, v]) => key.includes('\0') || hasNul(v));
+  }
+  return false;
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+/** A proxy's or client's request id is kept when it is a plain token, so logs can be joined up. */
+function requestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** One compact line per request instead of fastify's "incoming request" + "request completed". */
+class OneLineRequestLog extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
+}
+
+/**
+ * The HTTP application: every route, hook and plugin, wired to the given dependencies. It never
+ * listens (main.ts does), so tests drive it with inject().
+ */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, db } = deps;
+  const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...deps.limits };
+
+  const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {
+    bodyLimit: BODY_LIMIT,
+    // Fastify accepts a hop count at runtime (proxy-addr); its types only list the other forms.
+    trustProxy: config.trustProxy as FastifyHttpOptions<Server>['trustProxy'],
+    genReqId: requestId,
+    requestIdHeader: false,
+    logController: new OneLineRequestLog(),
+    routerOptions: { maxParamLength: 200, querystringParser: parseQuery },
+  };
+  if (deps.logger) options.loggerInstance = deps.logger;
+  else options.logger = { level: config.logLevel };
+  const app = Fastify(options).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  // Only JSON bodies exist in this API (multipart arrives later, per route); anything else is a 415.
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    parseJson(request, text, (error, value) => {
+      if (error) return done(error, undefined);
+      // PostgreSQL text cannot hold U+0000: refuse it here rather than fail (500) at the database.
+      // In valid JSON it can only arrive escaped, so the cheap text test spares the walk.
+      if (text.includes('\\u0000') && hasNul(value)) {
+        return done(new AppError(400, 'Text must not contain NUL characters'), undefined);
+      }
+      done(null, value);
+    });
+  });
+
+  const auth = createAuthService({ db, jwtSecret: config.jwtSecret });
+  const services: Services = {
+    auth,
+    users: createUsersService({ db, auth }),
+    products: createProductsService({
+      db,
+      ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
+    }),
+    contact: createContactService({ db, mailer: deps.mailer, contactTo: config.contactTo }),
+  };
+  app.decorate('services', services);
+
+  // First hook, so refusals (401, 429, ...) carry the headers too.
+  const pageHeaders = securityHeaders();
+  const apiHeaders = apiSecurityHeaders(pageHeaders);
+  // Plain callback hook: no promise per request on the hot path.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
+    reply.header('x-request-id', request.id);
+    done();
+  });
+
+  installAccessControl(app, auth.authenticate);
+
+  await app.register(fastifyCompress, { threshold: 1024 });
+  // Limits are declared per route (config.rateLimit); nothing is limited globally.
+  await app.register(fastifyRateLimit, { global: false });
+
+  await app.register(healthRoutes, { db });
+  await app.register(usersRoutes, { users: services.users, limits });
+  await app.register(productsRoutes, { products: services.products });
+  await app.register(contactRoutes, { contact: services.contact, limits });
+  await webRoutes(app, { webDistDir: config.webDistDir, uploadsDir: config.uploadsDir });
+
+  return app;
+}

@@ -1,0 +1,141 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pv-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const SECRET = 'x'.repeat(32);
+
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: dir,
+      databaseUrl: undefined,
+      adminEmail: 'admin@pixelvault.local',
+      adminPassword: undefined,
+      smtpUrl: undefined,
+      mailFrom: 'Pixel Vault <no-reply@pixelvault.local>',
+      contactTo: 'admin@pixelvault.local',
+      logLevel: 'info',
+      trustProxy: false,
+      uploadsDir: path.join(dir, 'uploads'),
+      mailDir: path.join(dir, 'mail'),
+      pgliteDir: path.join(dir, 'db'),
+    });
+    expect(config.webDistDir).toMatch(/apps[/\\]web[/\\]dist$/);
+  });
+
+  it('resolves a relative DATA_DIR to an absolute path', () => {
+    const config = loadConfig({ DATA_DIR: 'some/data', JWT_SECRET: SECRET, INIT_CWD: dir });
+    expect(config.dataDir).toBe(path.join(dir, 'some/data'));
+  });
+
+  it('reads every variable it knows', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      DATABASE_URL: 'postgres://u:p@db:5432/shop',
+      JWT_SECRET: SECRET,
+      ADMIN_EMAIL: 'Boss@Shop.Example',
+      ADMIN_PASSWORD: 'long enough',
+      SMTP_URL: 'smtps://user:pass@smtp.example.com:465',
+      MAIL_FROM: 'Shop <shop@example.com>',
+      CONTACT_TO: 'help@example.com',
+      LOG_LEVEL: 'WARN',
+      WEB_DIST_DIR: '/srv/web',
+      TRUST_PROXY: 'true',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u:p@db:5432/shop',
+      jwtSecret: SECRET,
+      adminEmail: 'boss@shop.example',
+      adminPassword: 'long enough',
+      smtpUrl: 'smtps://user:pass@smtp.example.com:465',
+      mailFrom: 'Shop <shop@example.com>',
+      contactTo: 'help@example.com',
+      logLevel: 'warn',
+      webDistDir: '/srv/web',
+      trustProxy: true,
+    });
+  });
+
+  it('sends contact mail to the admin unless CONTACT_TO says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, ADMIN_EMAIL: 'a@b.co' }).contactTo).toBe('a@b.co');
+  });
+
+  it('treats empty variables as unset', () => {
+    const config = loadConfig({
+      DATA_DIR: dir,
+      JWT_SECRET: SECRET,
+      PORT: '',
+      DATABASE_URL: ' ',
+      SMTP_URL: '',
+    });
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.smtpUrl).toBeUndefined();
+  });
+
+  it('accepts a hop count or an address list for TRUST_PROXY', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy,
+    ).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+
+  it('generates a JWT secret once, keeps it in DATA_DIR/jwt-secret readable by the owner only, and reuses it', () => {
+    const first = loadConfig({ DATA_DIR: dir });
+    const file = path.join(dir, 'jwt-secret');
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.jwtSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(first.jwtSecret);
+  });
+
+  it('names every bad variable and why in one ConfigError', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        DATA_DIR: dir,
+        PORT: 'eighty',
+        JWT_SECRET: 'short',
+        ADMIN_PASSWORD: 'short',
+        ADMIN_EMAIL: 'not-an-email',
+        DATABASE_URL: 'mysql://db/shop',
+        SMTP_URL: 'http://mail',
+        LOG_LEVEL: 'loud',
+        TRUST_PROXY: 'maybe?',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toContain('PORT: must be a number');
+    expect(message).toContain('JWT_SECRET: must be at least 32 characters');
+    expect(message).toContain('ADMIN_PASSWORD: must be at least 8 characters');
+    expect(message).toContain('ADMIN_EMAIL: must be an e-mail address');
+    expect(message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+    expect(message).toContain('SMTP_URL: must be an smtp:// or smtps:// URL');
+    expect(message).toContain('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent');
+    expect(message).toContain('TRUST_PROXY: must be true, false');
+  });
+
+  it('refuses a port out of range', () => {
+    expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, PORT: '70000' })).toThrow(
+      /PORT: must be between 0 and 65535/,
+    );
+  });
+});

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Fastify's `trustProxy`: off, on, a hop count, or a list of proxy addresses/CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute. Holds the embedded database, uploads, mail files and the generated JWT secret. */
+  dataDir: string;
+  /** Unset = embedded PGlite in `dataDir/db`. */
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  contactTo: string;
+  logLevel: LogLevel;
+  webDistDir: string;
+  trustProxy: TrustProxy;
+  uploadsDir: string;
+  mailDir: string;
+  pgliteDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** apps/web/dist, the same from src/config.ts (tsx) and dist/config.js (node): both sit one level down. */
+const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** `FOO=` in a compose file or .env means "not set", not "the empty string". */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'must be an e-mail address' }));
+
+const EnvSchema = z.object({
+  PORT: optional(
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int({ message: 'must be a whole number' })
+      .min(0, { message: 'must be between 0 and 65535' })
+      .max(65535, { message: 'must be between 0 and 65535' }),
+  ),
+  HOST: optional(z.string().trim()),
+  DATA_DIR: optional(z.string()),
+  DATABASE_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => /^postgres(ql)?:\/\/./.test(v), {
+        message: 'must be a postgres:// or postgresql:// URL',
+      }),
+  ),
+  JWT_SECRET: optional(z.string().min(32, { message: 'must be at least 32 characters' })),
+  ADMIN_EMAIL: optional(email),
+  ADMIN_PASSWORD: optional(
+    z
+      .string()
+      .min(8, { message: 'must be at least 8 characters' })
+      .max(128, { message: 'must be at most 128 characters' }),
+  ),
+  SMTP_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => /^smtps?:\/\/./.test(v) && URL.canParse(v), {
+        message: 'must be an smtp:// or smtps:// URL',
+      }),
+  ),
+  MAIL_FROM: optional(z.string().trim()),
+  CONTACT_TO: optional(email),
+  LOG_LEVEL: optional(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })),
+  ),
+  WEB_DIST_DIR: optional(z.string()),
+  TRUST_PROXY: optional(z.string().trim()),
+});
+
+function parseTrustProxy(value: string | undefined): TrustProxy | Error {
+  if (value === undefined) return false;
+  const lower = value.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (list.length > 0 && list.every((s) => /^[0-9a-fA-F.:/]+$/.test(s) || s === 'loopback')) return list;
+  return new Error('must be true, false, a hop count or a comma-separated list of proxy addresses');
+}
+
+/**
+ * The secret survives restarts (or every login would be lost) without anyone having to invent one:
+ * generated once, kept beside the data it protects, readable by the owner only.
+ */
+function readOrCreateJwtSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  try {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/**
+ * Every environment variable the server reads, parsed once. Throws a ConfigError naming each bad
+ * variable, so a misconfigured deployment fails at start with one readable message.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(`${issue.path.join('.')}: ${issue.message}`);
+    }
+  }
+  const trustProxy = parseTrustProxy(
+    typeof env.TRUST_PROXY === 'string' && env.TRUST_PROXY.trim() !== '' ? env.TRUST_PROXY.trim() : undefined,
+  );
+  if (trustProxy instanceof Error) problems.push(`TRUST_PROXY: ${trustProxy.message}`);
+  if (!parsed.success || trustProxy instanceof Error) {
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+
+  const e = parsed.data;
+  // npm sets INIT_CWD to where the command was typed, so `npm run db:reset` (which runs inside
+  // apps/server) and `npm start` (at the root) find the same ./data.
+  const base = env.INIT_CWD && env.INIT_CWD.trim() !== '' ? env.INIT_CWD : process.cwd();
+  const dataDir = path.resolve(base, e.DATA_DIR ?? './data');
+  const adminEmail = e.ADMIN_EMAIL ?? 'admin@pixelvault.local';
+
+  return {
+    port: e.PORT ?? 3000,
+    host: e.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    jwtSecret: e.JWT_SECRET ?? readOrCreateJwtSecret(dataDir),
+    adminEmail,
+    adminPassword: e.ADMIN_PASSWORD,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? 'Pixel Vault <no-reply@pixelvault.local>',
+    contactTo: e.CONTACT_TO ?? adminEmail,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    webDistDir: e.WEB_DIST_DIR ? path.resolve(base, e.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
+    trustProxy,
+    uploadsDir: path.join(dataDir, 'uploads'),
+    mailDir: path.join(dataDir, 'mail'),
+    pgliteDir: path.join(dataDir, 'db'),
+  };
+}

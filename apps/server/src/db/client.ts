@@ -1,0 +1,116 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+/** One type for both engines: services never know which one they talk to. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Anything that can run a query: the database or an open transaction. */
+export type Executor = Database | Transaction;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres:// URL; unset = embedded PGlite in `dataDir/db`. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** Tests start PGlite from a migrated dump instead of running initdb (~4 s) per file. */
+  pgliteLoadDataDir?: Blob;
+  /** PGlite in memory (tests): nothing is written under dataDir. */
+  inMemory?: boolean;
+  poolMax?: number;
+  /** An idle PostgreSQL connection broke (database restart, network): worth a log line, not a crash. */
+  onIdleError?: (error: Error) => void;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 });
+    // Without a listener, an idle client losing its connection would crash the process; the pool
+    // replaces the client by itself.
+    pool.on('error', (error) => options.onIdleError?.(error));
+    const db = drizzlePg(pool, { schema });
+    return {
+      db: db as unknown as Database,
+      kind: 'postgres',
+      close: () => pool.end(),
+    };
+  }
+
+  let dataDir: string | undefined;
+  if (!options.inMemory) {
+    dataDir = path.join(options.dataDir, 'db');
+    // PGlite does not create missing parents itself.
+    mkdirSync(options.dataDir, { recursive: true });
+  }
+  const client = await PGlite.create(dataDir, {
+    ...(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {}),
+  });
+  const db = drizzlePglite(client, { schema });
+  return {
+    db: db as unknown as Database,
+    kind: 'pglite',
+    close: () => client.close(),
+  };
+}
+
+/** Raw SQL rows; both drivers answer `{ rows }`, which the engine-neutral type cannot promise. */
+export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** src/db/migrations, from src/db/client.ts and from dist/db/client.js alike (same depth). */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/db/migrations', import.meta.url));
+
+/** Any fixed number: it only has to be the same in every instance of this app. */
+const MIGRATION_LOCK_KEY = 7_302_614_201;
+
+/**
+ * Applies drizzle-kit's SQL migrations, bookkept in drizzle's own table so drizzle-kit tooling
+ * stays compatible. Unlike drizzle's migrator it holds an advisory lock for the whole run, so
+ * several instances starting at once against one PostgreSQL cannot apply a migration twice.
+ */
+export async function migrate(db: Database, migrationsFolder = MIGRATIONS_DIR): Promise<number> {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+    await tx.execute(sql`create schema if not exists drizzle`);
+    await tx.execute(sql`
+      create table if not exists drizzle.__drizzle_migrations (
+        id serial primary key,
+        hash text not null,
+        created_at bigint
+      )`);
+    const [last] = await queryRows<{ created_at: string | number | null }>(
+      tx,
+      sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
+    );
+    const lastAt = Number(last?.created_at ?? -1);
+    let applied = 0;
+    for (const migration of migrations) {
+      if (migration.folderMillis <= lastAt) continue;
+      for (const statement of migration.sql) {
+        if (statement.trim()) await tx.execute(sql.raw(statement));
+      }
+      await tx.execute(
+        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`,
+      );
+      applied += 1;
+    }
+    return applied;
+  });
+}

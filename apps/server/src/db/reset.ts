@@ -1,0 +1,53 @@
+// `npm run db:reset`: throws away every product, user, order and mail, then starts over from
+// migrations + seed + admin. Meant for development and demos.
+import { rm } from 'node:fs/promises';
+import { sql } from 'drizzle-orm';
+import { loadConfig } from '../config.js';
+import { LocalDiskStorage } from '../lib/storage.js';
+import { consoleLog, runCli } from './cli.js';
+import { migrate, openDatabase } from './client.js';
+import { ensureAdmin, seedIfEmpty } from './seed/index.js';
+
+await runCli(async () => {
+  const config = loadConfig();
+
+  if (config.databaseUrl) {
+    const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      await handle.db.execute(sql`drop schema if exists drizzle cascade`);
+      await handle.db.execute(sql`drop schema public cascade`);
+      await handle.db.execute(sql`create schema public`);
+      consoleLog.info(`Dropped every table of ${redact(config.databaseUrl)}`);
+    } finally {
+      await handle.close();
+    }
+  } else {
+    await rm(config.pgliteDir, { recursive: true, force: true });
+    consoleLog.info(`Deleted the embedded database ${config.pgliteDir}`);
+  }
+  for (const dir of [config.uploadsDir, config.mailDir]) {
+    await rm(dir, { recursive: true, force: true });
+    consoleLog.info(`Deleted ${dir}`);
+  }
+
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await migrate(handle.db);
+    consoleLog.info(`Applied ${applied} migration(s)`);
+    await seedIfEmpty({ db: handle.db, storage: new LocalDiskStorage(config.uploadsDir), log: consoleLog });
+    await ensureAdmin({ db: handle.db, config, log: consoleLog });
+  } finally {
+    await handle.close();
+  }
+});
+
+/** Never print a database password. */
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the database';
+  }
+}

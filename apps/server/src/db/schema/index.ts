@@ -1,0 +1,5 @@
+// The whole data model in one place, for Drizzle's typed client and drizzle-kit.
+export * from './users.js';
+export * from './products.js';
+export * from './mail.js';
+export * from './contact.js';

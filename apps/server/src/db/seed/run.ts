@@ -1,0 +1,21 @@
+// `npm run db:seed -w apps/server`: migrate, seed an empty catalogue and make sure the admin exists.
+import { loadConfig } from '../../config.js';
+import { LocalDiskStorage } from '../../lib/storage.js';
+import { migrate, openDatabase } from '../client.js';
+import { consoleLog, runCli } from '../cli.js';
+import { ensureAdmin, seedIfEmpty } from './index.js';
+
+await runCli(async () => {
+  const config = loadConfig();
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await migrate(handle.db);
+    consoleLog.info(`Applied ${applied} migration(s) to the ${handle.kind} database`);
+    const storage = new LocalDiskStorage(config.uploadsDir);
+    const seeded = await seedIfEmpty({ db: handle.db, storage, log: consoleLog });
+    if (seeded === 0) consoleLog.info('The catalogue already has products: nothing seeded');
+    await ensureAdmin({ db: handle.db, config, log: consoleLog });
+  } finally {
+    await handle.close();
+  }
+});

@@ -1,0 +1,164 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATEGORIES, type Product } from '@pixel-vault/shared';
+import { productImages, productReviews, products, users } from '../schema/index.js';
+import { type TestContext, createTestContext, silentLog } from '../../test/context.js';
+import { insertUser } from '../../test/factories.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import { ADMIN_NAME, boxArtKey, ensureAdmin, seedIfEmpty, slugify } from './index.js';
+
+describe('seedIfEmpty', () => {
+  let ctx: TestContext;
+  let inserted: number;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    inserted = await seedIfEmpty({ db: ctx.db, storage: ctx.storage, log: silentLog });
+  });
+  afterAll(() => ctx.close());
+
+  it('fills an empty catalogue with at least 40 products across every category', async () => {
+    expect(inserted).toBeGreaterThanOrEqual(40);
+    const rows = await ctx.db.select().from(products);
+    expect(rows).toHaveLength(inserted);
+    expect(new Set(rows.map((r) => r.category))).toEqual(new Set(CATEGORIES));
+  });
+
+  it('gives every product 1 to 4 images at positions 0.., stored as content-hashed SVG keys', async () => {
+    const images = await ctx.db.select().from(productImages);
+    const byProduct = new Map<string, typeof images>();
+    for (const image of images)
+      byProduct.set(image.productId, [...(byProduct.get(image.productId) ?? []), image]);
+    expect(byProduct.size).toBe(inserted);
+    for (const list of byProduct.values()) {
+      expect(list.length).toBeGreaterThanOrEqual(1);
+      expect(list.length).toBeLessThanOrEqual(4);
+      expect(list.map((i) => i.position).sort()).toEqual([...list.keys()]);
+      for (const image of list)
+        expect(image.url).toMatch(/^\/uploads\/products\/[a-z0-9-]+-[0-3]-[0-9a-f]{8}\.svg$/);
+    }
+  });
+
+  it('stores the sample reviews', async () => {
+    expect((await ctx.db.select().from(productReviews)).length).toBeGreaterThan(0);
+  });
+
+  it('serves the seeded images from /uploads with an immutable cache header', async () => {
+    const list = await ctx.app.inject({ method: 'GET', url: '/api/products?limit=100' });
+    const all = list.json().products as Product[];
+    expect(all.length).toBeGreaterThanOrEqual(40);
+    for (const product of all.slice(0, 5)) {
+      for (const url of product.productImage) {
+        const res = await ctx.app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+        expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        expect(res.body).toContain('<svg');
+      }
+    }
+  });
+
+  it('does nothing when products already exist', async () => {
+    expect(await seedIfEmpty({ db: ctx.db, storage: ctx.storage, log: silentLog })).toBe(0);
+    expect(await ctx.db.select().from(products)).toHaveLength(inserted);
+  });
+
+  it('makes storage keys from the name, the variant and the content hash', () => {
+    expect(slugify('Pac-Man: Championship Édition!')).toBe('pac-man-championship-edition');
+    expect(boxArtKey('Neon Drift 64', 2, '<svg/>')).toMatch(/^products\/neon-drift-64-2-[0-9a-f]{8}\.svg$/);
+  });
+});
+
+describe('ensureAdmin', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    ctx.app.get('/api/test/whoami', { config: { access: 'user' } }, async () => ({ ok: true }));
+  });
+  afterAll(() => ctx.close());
+
+  const messages = () => {
+    const lines: string[] = [];
+    return { lines, log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) } };
+  };
+  const findUser = async (email: string) =>
+    (await ctx.db.select().from(users).where(eq(users.email, email)))[0];
+
+  it('creates the admin with a generated password that is printed once and works', async () => {
+    const first = messages();
+    const result = await ensureAdmin({
+      db: ctx.db,
+      config: { adminEmail: 'Owner@Shop.Example', adminPassword: undefined },
+      log: first.log,
+    });
+    expect(result.action).toBe('created');
+    const password = result.generatedPassword ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    expect(first.lines).toContain(`Admin login: owner@shop.example / ${password}`);
+
+    const admin = await findUser('owner@shop.example');
+    expect(admin).toMatchObject({ name: ADMIN_NAME, isAdmin: true });
+    expect(await verifyPassword(admin?.passwordHash, password)).toBe(true);
+
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: 'owner@shop.example', password },
+    });
+    expect(login.json().isAdmin).toBe(true);
+
+    const second = messages();
+    const again = await ensureAdmin({
+      db: ctx.db,
+      config: { adminEmail: 'owner@shop.example', adminPassword: undefined },
+      log: second.log,
+    });
+    expect(again).toEqual({ action: 'unchanged' });
+    expect(second.lines.join('\n')).not.toContain(password);
+    expect(second.lines.join('\n')).not.toContain('Admin login');
+  });
+
+  it('creates the admin with ADMIN_PASSWORD without printing it', async () => {
+    const out = messages();
+    const result = await ensureAdmin({
+      db: ctx.db,
+      config: { adminEmail: 'set@shop.example', adminPassword: 'chosen-password' },
+      log: out.log,
+    });
+    expect(result).toEqual({ action: 'created' });
+    expect(out.lines.join('\n')).not.toContain('chosen-password');
+    expect(await verifyPassword((await findUser('set@shop.example'))?.passwordHash, 'chosen-password')).toBe(
+      true,
+    );
+  });
+
+  it('promotes an existing customer without touching the password when ADMIN_PASSWORD is unset', async () => {
+    const { user, password } = await insertUser(ctx.db, { email: 'promote@shop.example' });
+    const result = await ensureAdmin({
+      db: ctx.db,
+      config: { adminEmail: 'promote@shop.example', adminPassword: undefined },
+      log: silentLog,
+    });
+    expect(result).toEqual({ action: 'promoted' });
+    const row = await findUser('promote@shop.example');
+    expect(row?.isAdmin).toBe(true);
+    expect(row?.passwordHash).toBe(user.passwordHash);
+    expect(row?.tokenVersion).toBe(0);
+    expect(await verifyPassword(row?.passwordHash, password)).toBe(true);
+  });
+
+  it('applies a changed ADMIN_PASSWORD and ends old sessions, but leaves a matching one alone', async () => {
+    const { auth } = await insertUser(ctx.db, { email: 'rotate@shop.example', isAdmin: true });
+    const config = { adminEmail: 'rotate@shop.example', adminPassword: 'brand-new-password' };
+    expect(await ensureAdmin({ db: ctx.db, config, log: silentLog })).toEqual({ action: 'password-updated' });
+    const row = await findUser('rotate@shop.example');
+    expect(row?.tokenVersion).toBe(1);
+    expect(await verifyPassword(row?.passwordHash, 'brand-new-password')).toBe(true);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/test/whoami', headers: auth })).statusCode).toBe(
+      401,
+    );
+
+    // Restarting with the same ADMIN_PASSWORD changes nothing (no logout on every restart).
+    expect(await ensureAdmin({ db: ctx.db, config, log: silentLog })).toEqual({ action: 'unchanged' });
+    expect((await findUser('rotate@shop.example'))?.tokenVersion).toBe(1);
+  });
+});

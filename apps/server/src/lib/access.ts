@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { NOT_AUTHORIZED } from '@pixel-vault/shared';
+import { AppError } from './errors.js';
+
+/** Who may call a route. Declared on every /api route; checked in one place (installAccessControl). */
+export type Access = 'public' | 'user' | 'admin';
+
+export interface AuthUser {
+  id: string;
+  isAdmin: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** Set for 'user' and 'admin' routes once the bearer token checked out; null elsewhere. */
+    user: AuthUser | null;
+  }
+  interface FastifyInstance {
+    /** Every /api route and who may call it, for the access-control test. */
+    accessTable: RouteAccess[];
+  }
+}
+
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+/** Resolves a bearer token to a user, or throws 401 `Not authorized!`. */
+export type Authenticate = (token: string) => Promise<AuthUser>;
+
+export const notAuthorized = () => new AppError(401, NOT_AUTHORIZED, 'NOT_AUTHORIZED');
+export const adminOnly = () => new AppError(403, 'Admin access only', 'ADMIN_ONLY');
+
+/** For handlers of 'user' and 'admin' routes: the caller, typed as present. */
+export function requireUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw notAuthorized();
+  return request.user;
+}
+
+function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer +([A-Za-z0-9._~+/=-]+) *$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Must be called before any route is registered. Refuses to start when an /api route forgets to
+ * say who may call it, and enforces the declaration in an onRequest hook, before the body is read.
+ */
+export function installAccessControl(app: FastifyInstance, authenticate: Authenticate): void {
+  const table: RouteAccess[] = [];
+  app.decorate('accessTable', table);
+  app.decorateRequest('user', null);
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!route.url.startsWith('/api')) return;
+    const access = route.config?.access;
+    if (access !== 'public' && access !== 'user' && access !== 'admin') {
+      throw new Error(
+        `Route ${String(route.method)} ${route.url} must declare config.access ('public' | 'user' | 'admin')`,
+      );
+    }
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') table.push({ method, url: route.url, access });
+    }
+  });
+
+  // Callback style with a synchronous exit: public routes (the hot catalogue) pay no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const access = request.routeOptions.config.access;
+    if (access !== 'user' && access !== 'admin') return done();
+    // Someone's own data: never kept by a shared cache (a route may still choose otherwise).
+    reply.header('cache-control', 'private, no-store');
+    const token = bearerToken(request.headers.authorization);
+    if (!token) return done(notAuthorized());
+    authenticate(token).then((user) => {
+      if (access === 'admin' && !user.isAdmin) return done(adminOnly());
+      request.user = user;
+      done();
+    }, done);
+  });
+}

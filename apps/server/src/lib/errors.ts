@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiErrorBody } from '@pixel-vault/shared';
+
+/** The one error type services throw; the error handler turns it into `{ message, code? }`. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const notFound = (message = 'Not found') => new AppError(404, message, 'NOT_FOUND');
+
+/** Fastify's own 4xx errors, reworded for a person. Anything not listed keeps fastify's message. */
+const FASTIFY_MESSAGES: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Malformed JSON body'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Malformed JSON body'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'Request body is too large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Unsupported content type'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Invalid Content-Length'],
+  FST_ERR_CTP_INVALID_CONTENT_ENCODING: [415, 'Unsupported content encoding'],
+};
+
+function toErrorBody(error: FastifyError | AppError | Error): { status: number; body: ApiErrorBody } {
+  if (error instanceof AppError) {
+    const body: ApiErrorBody = { message: error.message };
+    if (error.code) body.code = error.code;
+    return { status: error.statusCode, body };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return { status: 400, body: { message: error.validation[0]?.message ?? 'Invalid request' } };
+  }
+  const fastifyError = error as FastifyError;
+  const known = fastifyError.code ? FASTIFY_MESSAGES[fastifyError.code] : undefined;
+  if (known) return { status: known[0], body: { message: known[1] } };
+  if (fastifyError.validation) return { status: 400, body: { message: error.message } };
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, body: { message: error.message || 'Bad request' } };
+  }
+  return { status: 500, body: { message: 'Something went wrong' } };
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, body } = toErrorBody(error);
+  if (status >= 500) {
+    request.log.error({ err: error, reqId: request.id }, 'request failed');
+  } else if (status !== 401 && status !== 404) {
+    request.log.info({ status, message: body.message }, 'request refused');
+  }
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}

@@ -1,0 +1,108 @@
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { migrate, openDatabase } from './db/client.js';
+import { ensureAdmin, seedIfEmpty } from './db/seed/index.js';
+import { LocalDiskStorage } from './lib/storage.js';
+import { createMailTransport } from './modules/mail/mail.transport.js';
+import { createMailWorker } from './modules/mail/mail.worker.js';
+
+/** In-flight requests get this long to finish on SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      // A configuration mistake is the operator's to fix: the message says what, a stack would not help.
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main() {
+  const config = readConfig();
+  // Asynchronous stdout: under load log lines are written in batches instead of one syscall each.
+  const log = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false }));
+
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onIdleError: (error) => log.warn({ err: error }, 'idle database connection lost'),
+  });
+  log.info({ kind: database.kind }, 'database opened');
+  const applied = await migrate(database.db);
+  if (applied > 0) log.info({ applied }, 'migrations applied');
+
+  const storage = new LocalDiskStorage(config.uploadsDir);
+  await seedIfEmpty({ db: database.db, storage, log });
+  const admin = await ensureAdmin({ db: database.db, config, log });
+
+  const transport = createMailTransport(config);
+  const mailer = createMailWorker({ db: database.db, transport, log: log.child({ worker: 'mail' }) });
+  mailer.start();
+  log.info(
+    transport.kind === 'smtp'
+      ? 'mail is sent over SMTP'
+      : `no SMTP_URL: mail is written to ${config.mailDir}`,
+  );
+
+  const app = await buildApp({ config, db: database.db, storage, mailer, logger: log });
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      log.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      // Stops accepting, lets in-flight requests finish, then the mail batch, then the database.
+      await app.close();
+      await mailer.stop();
+      transport.close();
+      await database.close();
+      log.info('bye');
+      log.flush();
+    } catch (error) {
+      log.error({ err: error }, 'error while shutting down');
+      process.exitCode = 1;
+    }
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  printBanner(config, admin.generatedPassword);
+}
+
+/** A plain, human-readable summary for whoever started the shop (the logs above are JSON lines). */
+function printBanner(config: Config, generatedPassword: string | undefined) {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const email = config.adminEmail.toLowerCase();
+  const adminLine = generatedPassword
+    ? `${email} / ${generatedPassword}  (shown only this once: set ADMIN_PASSWORD to choose your own)`
+    : config.adminPassword
+      ? `${email} / the password in ADMIN_PASSWORD`
+      : `${email} / the password printed on the first start (set ADMIN_PASSWORD to replace it)`;
+  console.log(
+    [
+      '',
+      `  Pixel Vault is running at http://${host}:${config.port}`,
+      `  Admin login: ${adminLine}`,
+      `  Data: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : config.dataDir}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+import { eq } from 'drizzle-orm';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Database } from '../../db/client.js';
+import { users } from '../../db/schema/index.js';
+import { type AuthUser, notAuthorized } from '../../lib/access.js';
+
+export const TOKEN_TTL = '7d';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface AuthService {
+  /** A bearer token for the user: `sub` = id, `ver` = token_version, valid 7 days. */
+  signToken(user: { id: string; tokenVersion: number }): Promise<string>;
+  /** The token's user, re-read from the database so deletion, demotion and revocation act at once. */
+  authenticate(token: string): Promise<AuthUser>;
+}
+
+export function createAuthService({ db, jwtSecret }: { db: Database; jwtSecret: string }): AuthService {
+  const key = new TextEncoder().encode(jwtSecret);
+
+  return {
+    signToken(user) {
+      return new SignJWT({ ver: user.tokenVersion })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuedAt()
+        .setExpirationTime(TOKEN_TTL)
+        .sign(key);
+    },
+
+    async authenticate(token) {
+      let sub: unknown;
+      let ver: unknown;
+      try {
+        // Pinning the algorithm refuses `alg: none` and any key confusion.
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        sub = payload.sub;
+        ver = payload.ver;
+      } catch {
+        throw notAuthorized();
+      }
+      if (typeof sub !== 'string' || !UUID.test(sub) || !Number.isInteger(ver)) throw notAuthorized();
+      const [user] = await db
+        .select({ id: users.id, isAdmin: users.isAdmin, tokenVersion: users.tokenVersion })
+        .from(users)
+        .where(eq(users.id, sub))
+        .limit(1);
+      if (!user || user.tokenVersion !== ver) throw notAuthorized();
+      return { id: user.id, isAdmin: user.isAdmin };
+    },
+  };
+}

@@ -1,0 +1,263 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../../db/schema/index.js';
+import { escapeHtml } from '../../lib/html.js';
+import { type TestContext, createMemoryTransport, createTestContext } from '../../test/context.js';
+import { enqueueMail } from './mail.service.js';
+import { createFileTransport, createSmtpTransport } from './mail.transport.js';
+import { MAIL_MAX_ATTEMPTS, backoffMs, createMailWorker } from './mail.worker.js';
+
+const log = pino({ level: 'silent' });
+const FROM = 'Pixel Vault <no-reply@pixelvault.local>';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on a random loopback port; `rejectNext` makes it refuse that many messages. */
+async function startSmtp() {
+  const received: Received[] = [];
+  const state = { rejectNext: 0 };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (state.rejectNext > 0) {
+          state.rejectNext -= 1;
+          const error = new Error('Mailbox busy, try later') as Error & { responseCode: number };
+          error.responseCode = 451;
+          callback(error);
+          return;
+        }
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    state,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Undoes quoted-printable soft line breaks and escapes so assertions can read the bodies. */
+function decodeQuotedPrintable(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+describe('mail outbox worker', () => {
+  let ctx: TestContext;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    smtp = await startSmtp();
+  });
+  afterAll(async () => {
+    await smtp.close();
+    await ctx.close();
+  });
+  beforeEach(async () => {
+    await ctx.db.delete(mailOutbox);
+    smtp.received.length = 0;
+    smtp.state.rejectNext = 0;
+  });
+
+  it('sends a queued mail over SMTP with user text escaped in the HTML part', async () => {
+    const userText = '<script>alert("hi")</script> & \'friends\'';
+    const id = await enqueueMail(ctx.db, {
+      to: 'owner@shop.example',
+      subject: 'Hello from the shop',
+      text: `Plain: ${userText}`,
+      html: `<p>Said: ${escapeHtml(userText)}</p>`,
+      replyTo: 'customer@example.com',
+    });
+    const worker = createMailWorker({ db: ctx.db, transport: createSmtpTransport(smtp.url, FROM), log });
+
+    expect(await worker.drainOnce()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+
+    expect(smtp.received).toHaveLength(1);
+    const [message] = smtp.received;
+    expect(message?.to).toEqual(['owner@shop.example']);
+    expect(message?.from).toBe('no-reply@pixelvault.local');
+    const raw = decodeQuotedPrintable(message?.raw ?? '');
+    expect(raw).toMatch(/^Subject: Hello from the shop\r?$/m);
+    expect(raw).toMatch(/^To: owner@shop\.example\r?$/m);
+    expect(raw).toMatch(/^Reply-To: customer@example\.com\r?$/m);
+    expect(raw).toContain(`Message-ID: <${id}@pixelvault.mail>`);
+    expect(raw).toContain(`Plain: ${userText}`);
+    expect(raw).toContain(
+      '<p>Said: &lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt; &amp; &#39;friends&#39;</p>',
+    );
+    expect(raw).not.toContain('<p>Said: <script>');
+
+    const [row] = await ctx.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    expect(row).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
+    expect(row?.sentAt).toBeInstanceOf(Date);
+
+    // Sent is final: draining again sends nothing.
+    expect(await worker.drainOnce()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  it('retries with a backoff after the SMTP server refuses, then delivers exactly once', async () => {
+    let now = new Date('2030-01-01T00:00:00Z');
+    const id = await enqueueMail(ctx.db, { to: 'a@example.com', subject: 'Retry me', text: 'body' });
+    await ctx.db.update(mailOutbox).set({ nextAttemptAt: now }).where(eq(mailOutbox.id, id));
+    const worker = createMailWorker({
+      db: ctx.db,
+      transport: createSmtpTransport(smtp.url, FROM),
+      log,
+      now: () => now,
+    });
+
+    smtp.state.rejectNext = 1;
+    expect(await worker.drainOnce()).toEqual({ sent: 0, retrying: 1, failed: 0 });
+    const [failed] = await ctx.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(failed?.lastError).toMatch(/try later/);
+    expect(failed?.nextAttemptAt.getTime()).toBe(now.getTime() + 30_000);
+
+    // Not due yet.
+    now = new Date(now.getTime() + 29_000);
+    expect(await worker.drainOnce()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+
+    now = new Date(now.getTime() + 1_000);
+    expect(await worker.drainOnce()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    expect(smtp.received).toHaveLength(1);
+    const [sent] = await ctx.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    expect(sent).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
+  });
+
+  it('backs off exponentially and gives up after 8 attempts', async () => {
+    expect([1, 2, 3, 4].map(backoffMs)).toEqual([30_000, 60_000, 120_000, 240_000]);
+    expect(backoffMs(30)).toBe(60 * 60_000);
+
+    let now = new Date('2030-01-01T00:00:00Z');
+    const transport = createMemoryTransport();
+    transport.failNext = 100;
+    const worker = createMailWorker({ db: ctx.db, transport, log, now: () => now });
+    const id = await enqueueMail(ctx.db, { to: 'a@example.com', subject: 'Doomed', text: 'body' });
+    await ctx.db.update(mailOutbox).set({ nextAttemptAt: now }).where(eq(mailOutbox.id, id));
+
+    for (let attempt = 1; attempt <= MAIL_MAX_ATTEMPTS; attempt += 1) {
+      const result = await worker.drainOnce();
+      expect(result).toEqual(
+        attempt < MAIL_MAX_ATTEMPTS
+          ? { sent: 0, retrying: 1, failed: 0 }
+          : { sent: 0, retrying: 0, failed: 1 },
+      );
+      now = new Date(now.getTime() + 2 * 60 * 60_000);
+    }
+    const [row] = await ctx.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    expect(row).toMatchObject({ status: 'failed', attempts: MAIL_MAX_ATTEMPTS });
+    expect(await worker.drainOnce()).toEqual({ sent: 0, retrying: 0, failed: 0 });
+  });
+
+  it('never sends a mail twice when two workers drain at the same time', async () => {
+    for (let i = 0; i < 25; i += 1) {
+      await enqueueMail(ctx.db, { to: `user${i}@example.com`, subject: `Mail ${i}`, text: 'body' });
+    }
+    const transport = createMemoryTransport();
+    const a = createMailWorker({ db: ctx.db, transport, log });
+    const b = createMailWorker({ db: ctx.db, transport, log });
+    for (let round = 0; round < 3; round += 1) await Promise.all([a.drainOnce(), b.drainOnce()]);
+    const ids = transport.sent.map((m) => m.id);
+    expect(ids).toHaveLength(25);
+    expect(new Set(ids).size).toBe(25);
+  });
+
+  it('sends in batches of 10, oldest first', async () => {
+    for (let i = 0; i < 12; i += 1)
+      await enqueueMail(ctx.db, { to: 'a@example.com', subject: `M${i}`, text: 'b' });
+    const transport = createMemoryTransport();
+    const worker = createMailWorker({ db: ctx.db, transport, log });
+    expect((await worker.drainOnce()).sent).toBe(10);
+    expect((await worker.drainOnce()).sent).toBe(2);
+  });
+
+  it('sends a queued mail soon after kick() once started, and stops cleanly', async () => {
+    const transport = createMemoryTransport();
+    const worker = createMailWorker({ db: ctx.db, transport, log, pollMs: 60_000 });
+    worker.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await enqueueMail(ctx.db, { to: 'a@example.com', subject: 'Kicked', text: 'b' });
+      worker.kick();
+      await expect.poll(() => transport.sent.length, { timeout: 5000 }).toBe(1);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('does not queue the mail when the surrounding transaction rolls back', async () => {
+    await expect(
+      ctx.db.transaction(async (tx) => {
+        await enqueueMail(tx, { to: 'a@example.com', subject: 'Never', text: 'b' });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect(await ctx.db.select().from(mailOutbox)).toHaveLength(0);
+  });
+
+  it('keeps header values on one line', async () => {
+    const id = await enqueueMail(ctx.db, {
+      to: 'a@example.com',
+      subject: 'Hi\r\nBcc: victim@example.com',
+      text: 'b',
+    });
+    const [row] = await ctx.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
+    expect(row?.subject).toBe('Hi Bcc: victim@example.com');
+  });
+});
+
+describe('file mail transport (no SMTP_URL)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pv-mail-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes each mail as an .eml file named by date and outbox id', async () => {
+    const transport = createFileTransport(path.join(dir, 'mail'), FROM);
+    const id = '0b5f9c1e-8f3a-4c2d-9e7b-6a1d2c3b4a5f';
+    await transport.send({
+      id,
+      to: 'owner@shop.example',
+      subject: 'Kept on disk',
+      text: 'Hello file',
+      html: '<p>Hello &amp; file</p>',
+      replyTo: null,
+    });
+    const files = readdirSync(path.join(dir, 'mail'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}\\.\\d{3}Z-${id}\\.eml$`));
+    const eml = readFileSync(path.join(dir, 'mail', files[0] ?? ''), 'utf8');
+    expect(eml).toMatch(/^Subject: Kept on disk$/m);
+    expect(eml).toMatch(/^To: owner@shop\.example$/m);
+    expect(eml).toMatch(/^From: Pixel Vault <no-reply@pixelvault\.local>$/m);
+    expect(eml).toContain('Hello file');
+  });
+});

@@ -1,0 +1,76 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface OutgoingMail {
+  /** The outbox id: also the Message-ID, so a receiving server can spot a repeated delivery. */
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  replyTo: string | null;
+}
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'file' | 'memory';
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+}
+
+function toNodemailer(mail: OutgoingMail, from: string) {
+  return {
+    from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    ...(mail.html ? { html: mail.html } : {}),
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+    messageId: `<${mail.id}@pixelvault.mail>`,
+  };
+}
+
+export function createSmtpTransport(url: string, from: string): MailTransport {
+  // Bounded waits: a hung SMTP server must fail the attempt well within the worker's claim lease
+  // (MAIL_LEASE_MS), or another worker could pick the same mail up while it is still being sent.
+  const transporter = nodemailer.createTransport({
+    url,
+    connectionTimeout: 30_000,
+    greetingTimeout: 30_000,
+    socketTimeout: 60_000,
+  });
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      await transporter.sendMail(toNodemailer(mail, from));
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/** Without SMTP the shop keeps every mail as an .eml file, so nothing is lost and each can be opened. */
+export function createFileTransport(dir: string, from: string): MailTransport {
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'file',
+    async send(mail) {
+      const info = await transporter.sendMail(toNodemailer(mail, from));
+      await mkdir(dir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/:/g, '-');
+      const file = path.join(dir, `${stamp}-${mail.id}.eml`);
+      await writeFile(`${file}.tmp`, info.message as Buffer);
+      await rename(`${file}.tmp`, file);
+    },
+    close: () => transporter.close(),
+  };
+}
+
+export function createMailTransport(config: {
+  smtpUrl: string | undefined;
+  mailDir: string;
+  mailFrom: string;
+}): MailTransport {
+  return config.smtpUrl
+    ? createSmtpTransport(config.smtpUrl, config.mailFrom)
+    : createFileTransport(config.mailDir, config.mailFrom);
+}

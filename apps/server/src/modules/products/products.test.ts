@@ -1,0 +1,327 @@
+import { eq } from 'drizzle-orm';
+import { Product, ProductListResponse } from '@pixel-vault/shared';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { products } from '../../db/schema/index.js';
+import { type TestContext, createTestContext } from '../../test/context.js';
+import { clearProducts, insertProduct } from '../../test/factories.js';
+import { escapeLike } from './products.service.js';
+
+describe('catalogue', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    // No cache between requests unless a test asks for it: each test sees its own inserts.
+    ctx = await createTestContext({ app: { productsCacheTtlMs: 0 } });
+  });
+  afterAll(() => ctx.close());
+  beforeEach(async () => {
+    await clearProducts(ctx.db);
+    ctx.app.services.products.invalidate();
+  });
+
+  const list = async (query = '') => {
+    const res = await ctx.app.inject({ method: 'GET', url: `/api/products${query}` });
+    return { res, body: res.json() };
+  };
+
+  describe('GET /api/products/:id', () => {
+    it('answers the product in the spec shape, prices in dollars, images by position, with reviews', async () => {
+      const inserted = await insertProduct(ctx.db, {
+        name: 'Neon Drift 64',
+        description: 'Anti-gravity racing',
+        category: 'retro-games',
+        priceCents: 3499,
+        stock: 14,
+        ratingTenths: 46,
+        reviewCount: 212,
+        images: ['/uploads/products/a-0.svg', '/uploads/products/a-1.svg', '/uploads/products/a-2.svg'],
+        reviews: [{ author: 'Marco T.', ratingTenths: 50, comment: 'Still smooth <3' }],
+      });
+      const res = await ctx.app.inject({ method: 'GET', url: `/api/products/${inserted.id}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      const body = res.json();
+      expect(Product.strict().parse(body)).toBeTruthy();
+      expect(body).toMatchObject({
+        _id: inserted.id,
+        productName: 'Neon Drift 64',
+        productDescription: 'Anti-gravity racing',
+        productPrice: 34.99,
+        productCategory: 'retro-games',
+        productImage: ['/uploads/products/a-0.svg', '/uploads/products/a-1.svg', '/uploads/products/a-2.svg'],
+        stockQuantity: 14,
+        productRating: 4.6,
+        reviewCount: 212,
+        createdAt: inserted.createdAt.toISOString(),
+        updatedAt: inserted.updatedAt.toISOString(),
+      });
+      expect(body.reviews).toEqual([
+        {
+          _id: expect.any(String),
+          name: 'Marco T.',
+          rating: 5,
+          comment: 'Still smooth <3',
+          createdAt: expect.any(String),
+        },
+      ]);
+      expect(new Date(body.reviews[0].createdAt).toISOString()).toBe(body.reviews[0].createdAt);
+    });
+
+    it('answers 400 Invalid id for a malformed id', async () => {
+      for (const id of ['123', 'not-a-uuid', "1' or '1'='1", '00000000-0000-0000-0000-00000000000g']) {
+        const res = await ctx.app.inject({ method: 'GET', url: `/api/products/${encodeURIComponent(id)}` });
+        expect(res.statusCode, id).toBe(400);
+        expect(res.json()).toEqual({ message: 'Invalid id' });
+      }
+    });
+
+    it('answers 404 Product not found for an unknown id', async () => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/products/4f9a2c51-7d3e-4b8a-9c1f-2e6d8b0a7c35',
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe('Product not found');
+    });
+
+    it('answers 404 for a removed (soft-deleted) product', async () => {
+      const gone = await insertProduct(ctx.db, { deletedAt: new Date() });
+      expect((await ctx.app.inject({ method: 'GET', url: `/api/products/${gone.id}` })).statusCode).toBe(404);
+    });
+  });
+
+  describe('GET /api/products', () => {
+    it('lists products ordered by name with paging fields, excluding removed ones', async () => {
+      await insertProduct(ctx.db, { name: 'Zelda-like Quest' });
+      await insertProduct(ctx.db, { name: 'Abacus Puzzle', category: 'puzzles' });
+      await insertProduct(ctx.db, { name: 'Middle Console', category: 'consoles' });
+      await insertProduct(ctx.db, { name: 'Removed Thing', deletedAt: new Date() });
+      const { res, body } = await list();
+      expect(res.statusCode).toBe(200);
+      expect(ProductListResponse.parse(body)).toBeTruthy();
+      expect(body.products.map((p: Product) => p.productName)).toEqual([
+        'Abacus Puzzle',
+        'Middle Console',
+        'Zelda-like Quest',
+      ]);
+      expect(body).toMatchObject({ page: 1, totalPage: 1, total: 3 });
+    });
+
+    it('answers an empty first page with totalPage 1', async () => {
+      const { body } = await list();
+      expect(body).toEqual({ products: [], page: 1, totalPage: 1, total: 0 });
+    });
+
+    it('filters by category', async () => {
+      await insertProduct(ctx.db, { name: 'Chess Deluxe', category: 'board-games' });
+      await insertProduct(ctx.db, { name: 'Mega Console', category: 'consoles' });
+      const { body } = await list('?category=board-games');
+      expect(body.products.map((p: Product) => p.productName)).toEqual(['Chess Deluxe']);
+      expect(body.total).toBe(1);
+    });
+
+    it('searches names case-insensitively as a substring', async () => {
+      await insertProduct(ctx.db, { name: 'Super Mario-ish Land' });
+      await insertProduct(ctx.db, { name: 'SUPERSONIC Racer' });
+      await insertProduct(ctx.db, { name: 'Tetromino Blocks' });
+      const { body } = await list('?q=super');
+      expect(body.products.map((p: Product) => p.productName)).toEqual([
+        'SUPERSONIC Racer',
+        'Super Mario-ish Land',
+      ]);
+      expect((await list('?q=%20%20blocks%20')).body.total).toBe(1);
+    });
+
+    it('combines search and category', async () => {
+      await insertProduct(ctx.db, { name: 'Space Puzzle', category: 'puzzles' });
+      await insertProduct(ctx.db, { name: 'Space Shooter', category: 'retro-games' });
+      const { body } = await list('?q=space&category=puzzles');
+      expect(body.products.map((p: Product) => p.productName)).toEqual(['Space Puzzle']);
+    });
+
+    it('treats %, _ and \\ in the search as literal characters', async () => {
+      await insertProduct(ctx.db, { name: '100% Puzzle' });
+      await insertProduct(ctx.db, { name: '1000 Pieces' });
+      await insertProduct(ctx.db, { name: 'snake_case Game' });
+      await insertProduct(ctx.db, { name: 'snakeXcase Game' });
+      await insertProduct(ctx.db, { name: 'Back\\slash' });
+      const names = async (q: string) =>
+        (await list(`?q=${encodeURIComponent(q)}`)).body.products.map((p: Product) => p.productName);
+      expect(await names('100%')).toEqual(['100% Puzzle']);
+      expect(await names('%')).toEqual(['100% Puzzle']);
+      expect(await names('e_c')).toEqual(['snake_case Game']);
+      expect(await names('\\')).toEqual(['Back\\slash']);
+      expect(await names('_')).toEqual(['snake_case Game']);
+    });
+
+    it('pages through results with a stable order and totals', async () => {
+      for (let i = 0; i < 5; i += 1) await insertProduct(ctx.db, { name: `Item ${i}` });
+      const first = await list('?limit=2&page=1');
+      const third = await list('?limit=2&page=3');
+      expect(first.body.products.map((p: Product) => p.productName)).toEqual(['Item 0', 'Item 1']);
+      expect(first.body).toMatchObject({ page: 1, totalPage: 3, total: 5 });
+      expect(third.body.products.map((p: Product) => p.productName)).toEqual(['Item 4']);
+      expect(third.body).toMatchObject({ page: 3, totalPage: 3, total: 5 });
+    });
+
+    it('answers an empty list for a page past the end, with the real totals', async () => {
+      for (let i = 0; i < 3; i += 1) await insertProduct(ctx.db);
+      const { res, body } = await list('?limit=2&page=9');
+      expect(res.statusCode).toBe(200);
+      expect(body).toEqual({ products: [], page: 9, totalPage: 2, total: 3 });
+    });
+
+    it('orders products with the same name by id', async () => {
+      const a = await insertProduct(ctx.db, { name: 'Twin' });
+      const b = await insertProduct(ctx.db, { name: 'Twin' });
+      const { body } = await list();
+      expect(body.products.map((p: Product) => p._id)).toEqual([a.id, b.id].sort());
+    });
+
+    it('clamps a limit above the maximum instead of refusing it', async () => {
+      const { res, body } = await list('?limit=100000');
+      expect(res.statusCode).toBe(200);
+      expect(body.page).toBe(1);
+      for (let i = 0; i < 101; i += 1) await insertProduct(ctx.db, { images: [] });
+      expect((await list('?limit=100000')).body.products).toHaveLength(100);
+    });
+
+    it('uses a default page size of 24', async () => {
+      for (let i = 0; i < 25; i += 1) await insertProduct(ctx.db, { images: [] });
+      const { body } = await list();
+      expect(body.products).toHaveLength(24);
+      expect(body.totalPage).toBe(2);
+    });
+
+    it.each([
+      ['?category=toys', /Category must be one of/],
+      ['?page=0', /page must be at least 1/],
+      ['?page=-1', /page must be at least 1/],
+      ['?page=abc', /page must be a number/],
+      ['?page=1.5', /page must be a whole number/],
+      ['?limit=0', /limit must be at least 1/],
+      ['?limit=x', /limit must be a number/],
+      [`?q=${'a'.repeat(101)}`, /Search is at most 100 characters/],
+    ])('answers 400 for %s', async (query, message) => {
+      const { res, body } = await list(query);
+      expect(res.statusCode).toBe(400);
+      expect(body.message).toMatch(message);
+    });
+
+    it('lists a page of many products with their images and reviews in one go', async () => {
+      for (let i = 0; i < 10; i += 1) {
+        await insertProduct(ctx.db, {
+          name: `Bundle ${i}`,
+          images: [`/uploads/b${i}-0.svg`, `/uploads/b${i}-1.svg`],
+          reviews: [
+            { author: 'A', ratingTenths: 40, comment: 'ok' },
+            { author: 'B', ratingTenths: 50, comment: 'great' },
+          ],
+        });
+      }
+      const { body } = await list('?limit=10');
+      expect(body.products).toHaveLength(10);
+      for (const [i, p] of (body.products as Product[]).entries()) {
+        expect(p.productImage).toEqual([`/uploads/b${i}-0.svg`, `/uploads/b${i}-1.svg`]);
+        expect(p.reviews.map((r) => r.name).sort()).toEqual(['A', 'B']);
+      }
+    });
+  });
+});
+
+describe('catalogue cache', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ app: { productsCacheTtlMs: 60_000 } });
+  });
+  afterAll(() => ctx.close());
+
+  it('serves a cached answer until the products service is told about a write', async () => {
+    const product = await insertProduct(ctx.db, { name: 'Cached Cart', priceCents: 1000 });
+    const get = async () =>
+      (await ctx.app.inject({ method: 'GET', url: `/api/products/${product.id}` })).json();
+    const listNames = async () =>
+      (await ctx.app.inject({ method: 'GET', url: '/api/products' }))
+        .json()
+        .products.map((p: Product) => p.productName);
+
+    expect((await get()).productPrice).toBe(10);
+    expect(await listNames()).toEqual(['Cached Cart']);
+
+    // A write that bypasses the service (as here) is only seen after invalidate() or the TTL.
+    await ctx.db
+      .update(products)
+      .set({ priceCents: 2000, name: 'Renamed Cart' })
+      .where(eq(products.id, product.id));
+    expect((await get()).productPrice).toBe(10);
+    expect(await listNames()).toEqual(['Cached Cart']);
+
+    ctx.app.services.products.invalidate();
+    expect((await get()).productPrice).toBe(20);
+    expect(await listNames()).toEqual(['Renamed Cart']);
+  });
+
+  it('does not cache a product that was not found', async () => {
+    const id = '5a3c1e2f-0b4d-4e6f-8a9b-1c2d3e4f5a6b';
+    expect((await ctx.app.inject({ method: 'GET', url: `/api/products/${id}` })).statusCode).toBe(404);
+    await insertProduct(ctx.db, { images: [] }).then((p) =>
+      ctx.db.update(products).set({ id }).where(eq(products.id, p.id)),
+    );
+    expect((await ctx.app.inject({ method: 'GET', url: `/api/products/${id}` })).statusCode).toBe(200);
+  });
+
+  it('expires cached answers after the TTL', async () => {
+    let now = 1_000_000;
+    const { createProductsService } = await import('./products.service.js');
+    const service = createProductsService({ db: ctx.db, cacheTtlMs: 2000, now: () => now });
+    const p = await insertProduct(ctx.db, { name: 'TTL Thing', priceCents: 100 });
+    expect(JSON.parse(await service.getJson(p.id)).productPrice).toBe(1);
+    await ctx.db.update(products).set({ priceCents: 200 }).where(eq(products.id, p.id));
+    now += 1999;
+    expect(JSON.parse(await service.getJson(p.id)).productPrice).toBe(1);
+    now += 2;
+    expect(JSON.parse(await service.getJson(p.id)).productPrice).toBe(2);
+  });
+
+  it('shares one database query between simultaneous identical requests', async () => {
+    const { createProductsService } = await import('./products.service.js');
+    const service = createProductsService({ db: ctx.db });
+    const select = vi.spyOn(ctx.db, 'select');
+    try {
+      const query = { page: 1, limit: 24 };
+      const [a, b] = await Promise.all([service.listJson(query), service.listJson(query)]);
+      expect(a).toBe(b);
+      expect(select).toHaveBeenCalledTimes(1);
+    } finally {
+      select.mockRestore();
+    }
+  });
+
+  it('reads a page of products, their images and reviews in one query (no N+1)', async () => {
+    for (let i = 0; i < 6; i += 1) {
+      await insertProduct(ctx.db, {
+        images: ['/uploads/a.svg', '/uploads/b.svg'],
+        reviews: [{ author: 'R', ratingTenths: 40, comment: 'fine' }],
+      });
+    }
+    const { createProductsService } = await import('./products.service.js');
+    const service = createProductsService({ db: ctx.db, cacheTtlMs: 0 });
+    const select = vi.spyOn(ctx.db, 'select');
+    try {
+      const page = await service.list({ page: 1, limit: 24 });
+      expect(page.products.length).toBeGreaterThanOrEqual(6);
+      expect(select).toHaveBeenCalledTimes(1);
+      select.mockClear();
+      // Past the end, one more query counts the matches.
+      await service.list({ page: 99, limit: 24 });
+      expect(select).toHaveBeenCalledTimes(2);
+    } finally {
+      select.mockRestore();
+    }
+  });
+});
+
+describe('escapeLike', () => {
+  it('escapes LIKE wildcards and the escape character', () => {
+    expect(escapeLike('50%_off\\')).toBe('50\\%\\_off\\\\');
+  });
+});

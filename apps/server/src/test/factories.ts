@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Category } from '@pixel-vault/shared';
+import type { Database } from '../db/client.js';
+import {
+  type ProductRow,
+  type UserRow,
+  productImages,
+  productReviews,
+  products,
+  users,
+} from '../db/schema/index.js';
+import { hashPassword } from '../lib/passwords.js';
+import { createAuthService } from '../modules/auth/auth.service.js';
+import { TEST_JWT_SECRET } from './context.js';
+
+export const DEFAULT_PASSWORD = 'correct horse battery';
+
+// Hashing takes ~10 ms; most tests use the same password, so hash it once per password.
+const hashes = new Map<string, Promise<string>>();
+const hashOnce = (password: string) => {
+  let hashed = hashes.get(password);
+  if (!hashed) {
+    hashed = hashPassword(password);
+    hashes.set(password, hashed);
+  }
+  return hashed;
+};
+
+export interface UserOverrides {
+  name?: string;
+  email?: string;
+  password?: string;
+  isAdmin?: boolean;
+  tokenVersion?: number;
+}
+
+/** A user straight in the database, with a valid bearer token (signed with TEST_JWT_SECRET). */
+export async function insertUser(
+  db: Database,
+  overrides: UserOverrides = {},
+): Promise<{ user: UserRow; token: string; password: string; auth: { authorization: string } }> {
+  const password = overrides.password ?? DEFAULT_PASSWORD;
+  const [user] = await db
+    .insert(users)
+    .values({
+      name: overrides.name ?? 'Test Shopper',
+      email: (overrides.email ?? `shopper-${randomUUID()}@example.com`).toLowerCase(),
+      passwordHash: await hashOnce(password),
+      isAdmin: overrides.isAdmin ?? false,
+      tokenVersion: overrides.tokenVersion ?? 0,
+    })
+    .returning();
+  if (!user) throw new Error('insertUser: no row');
+  const token = await createAuthService({ db, jwtSecret: TEST_JWT_SECRET }).signToken(user);
+  return { user, token, password, auth: { authorization: `Bearer ${token}` } };
+}
+
+export interface ProductOverrides {
+  name?: string;
+  description?: string;
+  category?: Category;
+  priceCents?: number;
+  stock?: number;
+  ratingTenths?: number;
+  reviewCount?: number;
+  images?: string[];
+  reviews?: { author: string; ratingTenths: number; comment: string }[];
+  deletedAt?: Date | null;
+}
+
+let productCounter = 0;
+
+export async function insertProduct(
+  db: Database,
+  overrides: ProductOverrides = {},
+): Promise<ProductRow & { images: string[] }> {
+  productCounter += 1;
+  const [product] = await db
+    .insert(products)
+    .values({
+      name: overrides.name ?? `Test Product ${productCounter}`,
+      description: overrides.description ?? 'A product made by a test factory.',
+      category: overrides.category ?? 'retro-games',
+      priceCents: overrides.priceCents ?? 1999,
+      stock: overrides.stock ?? 5,
+      ratingTenths: overrides.ratingTenths ?? 45,
+      reviewCount: overrides.reviewCount ?? 0,
+      deletedAt: overrides.deletedAt ?? null,
+    })
+    .returning();
+  if (!product) throw new Error('insertProduct: no row');
+  const images = overrides.images ?? [`/uploads/products/test-${productCounter}-0-00000000.svg`];
+  if (images.length > 0) {
+    await db
+      .insert(productImages)
+      .values(images.map((url, position) => ({ productId: product.id, position, url })));
+  }
+  if (overrides.reviews?.length) {
+    await db.insert(productReviews).values(
+      overrides.reviews.map((r) => ({
+        productId: product.id,
+        authorName: r.author,
+        ratingTenths: r.ratingTenths,
+        comment: r.comment,
+      })),
+    );
+  }
+  return { ...product, images };
+}
+
+/** Empties the catalogue (products cascade to images and reviews). */
+export async function clearProducts(db: Database): Promise<void> {
+  await db.execute(sql`delete from ${products}`);
+}
