@@ -7,3 +7,4 @@ export * from './schemas/common.js';
 export * from './schemas/products.js';
 export * from './schemas/users.js';
 export * from './schemas/contact.js';
+export * from './random.js';

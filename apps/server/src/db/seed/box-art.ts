@@ -1,3 +1,4 @@
+import { fnv1a, mulberry32 } from '@pixel-vault/shared';
 /**
  * Pixel-art box art for the demo catalogue, drawn by code so the repository ships no image files.
  * Everything comes from a PRNG seeded by the product name (the sprite) and name + variant (the
@@ -127,26 +128,6 @@ function isCategory(value: string): value is Category {
 // Randomness: FNV-1a hash of the seed string feeding mulberry32.
 
 type Rand = () => number;
-
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-function mulberry32(seed: number): Rand {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffle<T>(rand: Rand, items: T[]): T[] {
   const out = [...items];
@@ -394,7 +375,7 @@ interface Sprite {
 }
 
 function makeSprite(name: string, category: Category, ink: string): Sprite {
-  const rand = mulberry32(hash(`sprite|${name}`));
+  const rand = mulberry32(fnv1a(`sprite|${name}`));
   let cells: string[][] = [];
   for (let attempt = 0; attempt < 12; attempt++) {
     cells = Array.from({ length: 10 }, () => Array.from({ length: 10 }, () => '.'));
@@ -873,7 +854,7 @@ function back(art: Art, s: Scene): void {
     art.rect(bx, 392, bw, 40, p.ink);
     bx += bw + pick(s.rand, [2, 4] as const);
   }
-  const digits = String(hash(`${s.name}|code`))
+  const digits = String(fnv1a(`${s.name}|code`))
     .padStart(10, '0')
     .slice(0, 10);
   art.text(384, 446, digits, 11, p.ink);
@@ -1085,7 +1066,7 @@ function inTheBox(art: Art, s: Scene): void {
 export function renderBoxArt(product: { name: string; category: string }, variant: number): string {
   const category: Category = isCategory(product.category) ? product.category : 'retro-games';
   const view = Number.isFinite(variant) ? ((Math.floor(variant) % 4) + 4) % 4 : 0;
-  const seed = hash(`${category}|${product.name}|${view}`);
+  const seed = fnv1a(`${category}|${product.name}|${view}`);
   const palettes = PALETTES[category];
   const art = new Art(seed.toString(36));
   const scene: Scene = {

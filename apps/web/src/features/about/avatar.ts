@@ -1,3 +1,4 @@
+import { fnv1a, mulberry32 } from '@pixel-vault/shared';
 /**
  * Placeholder team photos: a deterministic 8x8 pixel-art face drawn from a hash of the name, as an
  * SVG data URI (no network, no files). The left half is chosen, the right half mirrors it.
@@ -18,35 +19,13 @@ const HAIRS = ['#a3e635', '#e879f9', '#22d3ee', '#facc15', '#f97316', '#f4f4f5',
 const SKINS = ['#fde2c8', '#f1c27d', '#c68642', '#8d5524', '#e0ac69', '#ffdbac'];
 const SHIRTS = ['#d946ef', '#84cc16', '#06b6d4', '#ef4444', '#6366f1', '#f59e0b'];
 
-/** FNV-1a, 32-bit: small and stable across platforms. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (const ch of text) {
-    h ^= ch.codePointAt(0) ?? 0;
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** mulberry32: a seeded generator so every choice below comes from the name alone. */
-function generator(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pick<T>(items: readonly T[], random: () => number): T {
   return items[Math.floor(random() * items.length)] as T;
 }
 
 /** The 8x8 grid of cell kinds for a name (rows top to bottom); each row is a palindrome. */
 export function avatarGrid(name: string): number[][] {
-  const random = generator(hash(name.trim().toLowerCase()));
+  const random = mulberry32(fnv1a(name.trim().toLowerCase()));
   const chance = (p: number) => random() < p;
   const longHair = chance(0.4);
   const bangs = chance(0.5);
@@ -70,7 +49,7 @@ export function avatarGrid(name: string): number[][] {
 
 /** An SVG data URI of the avatar for `name`; the same name always gives the same picture. */
 export function avatarDataUri(name: string): string {
-  const random = generator(hash(`${name.trim().toLowerCase()}#palette`));
+  const random = mulberry32(fnv1a(`${name.trim().toLowerCase()}#palette`));
   const colors: Record<number, string> = {
     [BG]: pick(BACKGROUNDS, random),
     [HAIR]: pick(HAIRS, random),

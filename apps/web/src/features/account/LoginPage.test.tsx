@@ -5,7 +5,8 @@ import { Route, Routes } from 'react-router';
 import type { RootState } from '../../app/store';
 import { renderWithProviders } from '../../test/render';
 import LoginPage from './LoginPage';
-import { makeUserInfo, sentRequest, stubFetchJson } from './test-helpers';
+import { makeUser } from '../../test/users';
+import { sentRequest, stubFetchJson } from './test-helpers';
 
 function renderLogin(route = '/login', preloadedState?: Partial<RootState>) {
   return renderWithProviders(
@@ -46,7 +47,7 @@ describe('LoginPage', () => {
   });
 
   it('posts the credentials, stores the user info and goes to the redirect target', async () => {
-    const userInfo = makeUserInfo();
+    const userInfo = makeUser();
     const fetchMock = stubFetchJson(200, userInfo);
     const { store } = renderLogin('/login?redirect=/place-order');
 
@@ -62,7 +63,7 @@ describe('LoginPage', () => {
   });
 
   it('goes home after login when the redirect target leaves the site', async () => {
-    stubFetchJson(200, makeUserInfo());
+    stubFetchJson(200, makeUser());
     renderLogin('/login?redirect=//evil.example/phish');
 
     await fillAndSubmit('ada@example.com', 'correct horse');
@@ -97,7 +98,7 @@ describe('LoginPage', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Signing in');
     expect(screen.getByRole('button', { name: 'Login' })).toBeDisabled();
     answer(
-      new Response(JSON.stringify(makeUserInfo()), {
+      new Response(JSON.stringify(makeUser()), {
         status: 200,
         headers: { 'content-type': 'application/json' },
       }),
@@ -107,7 +108,7 @@ describe('LoginPage', () => {
 
   it('sends someone already logged in to the home page, ignoring ?redirect=', () => {
     const fetchMock = stubFetchJson(200, {});
-    renderLogin('/login?redirect=/place-order', { auth: { userInfo: makeUserInfo() } });
+    renderLogin('/login?redirect=/place-order', { auth: { userInfo: makeUser() } });
 
     expect(screen.getByText('Home page')).toBeInTheDocument();
     expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();

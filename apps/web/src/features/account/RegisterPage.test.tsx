@@ -5,7 +5,8 @@ import { Route, Routes } from 'react-router';
 import type { RootState } from '../../app/store';
 import { renderWithProviders } from '../../test/render';
 import RegisterPage from './RegisterPage';
-import { makeUserInfo, sentRequest, stubFetchJson } from './test-helpers';
+import { makeUser } from '../../test/users';
+import { sentRequest, stubFetchJson } from './test-helpers';
 
 function renderRegister(route = '/register', preloadedState?: Partial<RootState>) {
   return renderWithProviders(
@@ -48,7 +49,7 @@ describe('RegisterPage', () => {
   });
 
   it('sends the first and last name trimmed and joined, stores the user info and goes home', async () => {
-    const userInfo = makeUserInfo();
+    const userInfo = makeUser();
     const fetchMock = stubFetchJson(201, userInfo);
     const { store } = renderRegister();
 
@@ -67,7 +68,7 @@ describe('RegisterPage', () => {
   });
 
   it('goes to a same-site ?redirect= target after registering', async () => {
-    stubFetchJson(201, makeUserInfo());
+    stubFetchJson(201, makeUser());
     renderRegister('/register?redirect=/place-order');
 
     await fillAndSubmit(ada);
@@ -88,7 +89,7 @@ describe('RegisterPage', () => {
   });
 
   it('refuses a 7-character password without calling the server', async () => {
-    const fetchMock = stubFetchJson(201, makeUserInfo());
+    const fetchMock = stubFetchJson(201, makeUser());
     renderRegister();
 
     await fillAndSubmit({ ...ada, password: 'short12' });
@@ -98,7 +99,7 @@ describe('RegisterPage', () => {
   });
 
   it('refuses a last name of spaces only without calling the server', async () => {
-    const fetchMock = stubFetchJson(201, makeUserInfo());
+    const fetchMock = stubFetchJson(201, makeUser());
     renderRegister();
 
     await fillAndSubmit({ ...ada, last: '   ' });
@@ -108,7 +109,7 @@ describe('RegisterPage', () => {
   });
 
   it('sends someone already logged in to the home page', () => {
-    renderRegister('/register', { auth: { userInfo: makeUserInfo() } });
+    renderRegister('/register', { auth: { userInfo: makeUser() } });
     expect(screen.getByText('Home page')).toBeInTheDocument();
     expect(screen.queryByLabelText('First Name')).not.toBeInTheDocument();
   });

@@ -1,14 +1,4 @@
-/** Small seeded PRNG (mulberry32): the same seed gives the same sequence. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '@pixel-vault/shared';
 
 /**
  * `count` distinct items chosen at random (Fisher-Yates shuffle). The seed is drawn once per page

@@ -3,7 +3,8 @@ import { ContactBody } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useSendContactMessageMutation } from './api';
-import { SHOP_ADDRESS, SHOP_EMAIL, SOCIAL_LINKS } from './contactInfo';
+import { SocialLinks } from '../../ui/SocialLinks';
+import { SHOP_ADDRESS, SHOP_EMAIL } from './contactInfo';
 
 const SENT = 'Message sent. Wait to hear back from us.';
 const FAILED = 'Something went wrong. Please try again.';
@@ -155,21 +156,10 @@ export default function ContactPage() {
           </section>
           <section>
             <h2 className={sideHeading}>Follow us</h2>
-            <ul className="flex flex-wrap gap-3">
-              {SOCIAL_LINKS.map((link) => (
-                <li key={link.href}>
-                  <a
-                    href={link.href}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    aria-label={link.label}
-                    className="pixel-heading flex h-12 w-12 items-center justify-center border-2 border-cyan-300 bg-zinc-900 text-[10px] text-cyan-300 hover:border-fuchsia-300 hover:text-fuchsia-300"
-                  >
-                    <span aria-hidden="true">{link.short}</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <SocialLinks
+              className="flex flex-wrap gap-3"
+              linkClassName="flex h-12 w-12 items-center justify-center border-2 border-cyan-300 bg-zinc-900 text-cyan-300 hover:border-fuchsia-300 hover:text-fuchsia-300"
+            />
           </section>
         </aside>
       </div>
