@@ -8,3 +8,5 @@ export * from './schemas/products.js';
 export * from './schemas/users.js';
 export * from './schemas/contact.js';
 export * from './random.js';
+export * from './schemas/orders.js';
+export * from './schemas/giftcards.js';

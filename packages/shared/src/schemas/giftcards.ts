@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { Dollars, Id } from './common.js';
+
+/** Letters, digits and dashes; compared regardless of case. */
+export const GiftCardCode = z
+  .string({ message: 'Gift card code is required' })
+  .trim()
+  .min(1, { message: 'Gift card code is required' })
+  .max(64, { message: 'Gift card code is at most 64 characters' })
+  .regex(/^[A-Za-z0-9-]+$/, { message: 'Gift card codes are letters, digits and dashes' });
+
+/** POST /api/giftcards/check-balance */
+export const CheckBalanceBody = z.object({ code: GiftCardCode });
+export type CheckBalanceBody = z.infer<typeof CheckBalanceBody>;
+
+export const BalanceResponse = z.object({ balance: z.number() });
+export type BalanceResponse = z.infer<typeof BalanceResponse>;
+
+/** POST /api/giftcards/use: 0 < amount <= min(balance, order remainder). */
+export const UseGiftCardBody = z.object({
+  code: GiftCardCode,
+  amount: Dollars.refine((v) => v > 0, { message: 'Amount must be greater than 0' }),
+  orderId: Id,
+});
+export type UseGiftCardBody = z.infer<typeof UseGiftCardBody>;
+
+export const UseGiftCardResponse = z.object({
+  /** The card's balance after this use. */
+  balance: z.number(),
+  /** What this call applied to the order (0 when the same card was already applied to it). */
+  applied: z.number(),
+  /** The order's remainder after gift cards. */
+  amountDue: z.number(),
+});
+export type UseGiftCardResponse = z.infer<typeof UseGiftCardResponse>;
+
+/** A gift card as admins see it (spec section 3). */
+export const GiftCard = z.object({
+  _id: z.string(),
+  code: z.string(),
+  balance: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type GiftCard = z.infer<typeof GiftCard>;
+
+/** POST /api/giftcards/admin/create */
+export const CreateGiftCardBody = z.object({
+  code: GiftCardCode,
+  balance: Dollars.refine((v) => v >= 0, { message: 'Balance must be 0 or more' }).refine(
+    (v) => v <= 100_000,
+    {
+      message: 'Balance is at most 100000',
+    },
+  ),
+});
+export type CreateGiftCardBody = z.infer<typeof CreateGiftCardBody>;

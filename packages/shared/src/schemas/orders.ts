@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { Id } from './common.js';
+
+/** Spec section 3: shipping address; all four fields required (spec section 5). */
+const addressField = (label: string) =>
+  z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, { message: `${label} is required` })
+    .max(200, { message: `${label} is at most 200 characters` });
+
+export const ShippingAddress = z.object({
+  address: addressField('Address'),
+  city: addressField('City'),
+  postalCode: addressField('Postal code'),
+  country: addressField('Country'),
+});
+export type ShippingAddress = z.infer<typeof ShippingAddress>;
+
+/** Spec: the cart keeps `paypal` or `gift`; the payment update speaks `paypal` or `Gift Card`. */
+export const PaymentMethod = z.enum(['paypal', 'gift', 'Gift Card'], {
+  message: 'Payment method must be paypal or gift',
+});
+export type PaymentMethod = z.infer<typeof PaymentMethod>;
+
+export const MAX_ORDER_LINES = 50;
+export const MAX_LINE_QUANTITY = 99;
+
+/**
+ * POST /api/orders. The spec's payload also carries names, images, prices and totals: they are
+ * accepted and ignored. Only product ids, quantities, the address and the method are trusted.
+ */
+export const OrderItemInput = z.object({
+  product: Id,
+  itemQuantity: z
+    .number({ message: 'Quantity must be a number' })
+    .int({ message: 'Quantity must be a whole number' })
+    .min(1, { message: 'Quantity must be at least 1' })
+    .max(MAX_LINE_QUANTITY, { message: `Quantity must be at most ${MAX_LINE_QUANTITY}` }),
+});
+export type OrderItemInput = z.infer<typeof OrderItemInput>;
+
+export const CreateOrderBody = z.object({
+  orderItems: z
+    .array(OrderItemInput, { message: 'Order items are required' })
+    .min(1, { message: 'Your cart is empty' })
+    .max(MAX_ORDER_LINES, { message: `At most ${MAX_ORDER_LINES} different products per order` }),
+  shippingAddress: ShippingAddress,
+  paymentMethod: PaymentMethod.default('paypal'),
+});
+export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
+
+export const OrderItem = z.object({
+  _id: z.string(),
+  itemName: z.string(),
+  itemQuantity: z.number().int(),
+  /** Unit price in dollars, as charged. */
+  itemPrice: z.number(),
+  displayImage: z.string(),
+  product: z.string(),
+});
+export type OrderItem = z.infer<typeof OrderItem>;
+
+export const OrderUser = z.object({ _id: z.string(), name: z.string(), email: z.string() });
+export type OrderUser = z.infer<typeof OrderUser>;
+
+export const OrderStatus = z.enum(['unpaid', 'paid', 'expired']);
+export type OrderStatus = z.infer<typeof OrderStatus>;
+
+export const PaymentResult = z.object({
+  method: z.enum(['paypal', 'Gift Card', 'Gift Card + PayPal', 'demo']).or(z.string()),
+  providerId: z.string().nullable(),
+  status: z.string(),
+  payerEmail: z.string().nullable(),
+  updateTime: z.string(),
+});
+export type PaymentResult = z.infer<typeof PaymentResult>;
+
+/** An order as the API answers it (spec section 3), money in dollars with two decimals. */
+export const Order = z.object({
+  _id: z.string(),
+  /** The customer: name and e-mail when read in full; just the id in the admin list. */
+  user: z.union([OrderUser, z.string()]).nullable(),
+  createdAt: z.string(),
+  orderItems: z.array(OrderItem),
+  shippingAddress: ShippingAddress,
+  /** Items total (spec: `price`). */
+  price: z.number(),
+  shippingPrice: z.number(),
+  taxPrice: z.number(),
+  totalPrice: z.number(),
+  paymentMethod: z.string(),
+  isPaid: z.boolean(),
+  paidAt: z.string().nullable(),
+  isDelivered: z.boolean(),
+  deliveredAt: z.string().nullable(),
+  status: OrderStatus,
+  /** Unpaid orders hold stock until then (ORDER_HOLD_MINUTES). */
+  expiresAt: z.string().nullable(),
+  /** Gift-card money applied to this order so far. */
+  giftCardAmount: z.number(),
+  /** What is left to pay: totalPrice - giftCardAmount (0 once paid). */
+  amountDue: z.number(),
+  paymentResult: PaymentResult.nullable(),
+});
+export type Order = z.infer<typeof Order>;
+
+/**
+ * PUT /api/orders/:id/payment (spec section 3 payload). The server settles from what it has verified
+ * itself (gift-card debits, captured PayPal payments); the client's status and amounts are not trusted.
+ */
+export const PaymentUpdateBody = z.object({
+  order_id: z.string().max(100).optional(),
+  status: z.string().max(50).optional(),
+  updated_time: z.string().max(100).optional(),
+  email_address: z.string().max(254).optional(),
+  payment_method: z.enum(['paypal', 'Gift Card', 'gift'], {
+    message: 'Payment method must be paypal or Gift Card',
+  }),
+  gift_card_code: z.string().max(64).optional(),
+});
+export type PaymentUpdateBody = z.infer<typeof PaymentUpdateBody>;
+
+/** POST /api/orders/:id/paypal answers the provider's order id for the PayPal buttons. */
+export const PayPalOrderResponse = z.object({ id: z.string(), status: z.string() });
+export type PayPalOrderResponse = z.infer<typeof PayPalOrderResponse>;
+
+/** POST /api/orders/:id/paypal/capture */
+export const PayPalCaptureBody = z.object({
+  paypalOrderId: z.string({ message: 'paypalOrderId is required' }).min(1).max(64),
+});
+export type PayPalCaptureBody = z.infer<typeof PayPalCaptureBody>;
+
+/** GET /api/config/paypal: the client id for PayPal's script, or demo mode with no credentials. */
+export const PayPalConfigResponse = z.object({
+  clientId: z.string(),
+  mode: z.enum(['paypal', 'demo']),
+  currency: z.literal('USD'),
+});
+export type PayPalConfigResponse = z.infer<typeof PayPalConfigResponse>;
