@@ -3,7 +3,8 @@
 // of `/` in gzipped bytes. Writes the figures to bench/RESULTS.md.
 import autocannon from 'autocannon';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeSection } from './results.js';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,22 +134,7 @@ async function main() {
     ].join('\n');
     console.log('\n' + report + '\n');
 
-    const resultsFile = join(root, 'bench/RESULTS.md');
-    const previous = (() => {
-      try {
-        return readFileSync(resultsFile, 'utf8');
-      } catch {
-        return '';
-      }
-    })();
-    const marker = '<!-- latest catalogue run -->';
-    const head = previous.includes(marker)
-      ? previous.slice(0, previous.indexOf(marker))
-      : '# Benchmark results\n\n';
-    writeFileSync(
-      resultsFile,
-      `${head}${marker}\n## Catalogue API and initial JS (npm run bench)\n\n${report}\n`,
-    );
+    writeSection('catalogue', 'Catalogue API and initial JS (npm run bench)', report);
 
     const failed =
       results.some((r) => r.errors + r.non2xx > 0) || listRatio < 0.5 || js.gzipBytes > 110 * 1024;

@@ -1,0 +1,249 @@
+// Checkout benchmark (issue 3): orders placed and paid with gift cards per second at 20 concurrent
+// customers, against the built server (apps/server/dist/main.js), on PGlite and on PostgreSQL.
+// Each customer loops: POST /api/orders (1 item) -> POST /api/giftcards/use for the whole total, which
+// settles the order as paid (stock reserved, ledger row, confirmation mail queued) in one transaction.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDatabase, migrate } from '../apps/server/src/db/client.js';
+import { products, users } from '../apps/server/src/db/schema/index.js';
+import { hashPassword } from '../apps/server/src/lib/passwords.js';
+import { writeSection } from './results.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CUSTOMERS = 20;
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const port = 3311;
+const base = `http://127.0.0.1:${port}`;
+const ADMIN = { email: 'bench-admin@pixelvault.local', password: 'bench-admin-password' };
+const PASSWORD = 'bench-customer-password';
+const pgUrl =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://pixelvault:pixelvault@127.0.0.1:5432/pixelvault_bench';
+
+interface EngineResult {
+  engine: string;
+  orders: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  firstFailure?: string;
+}
+
+async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const data = (await res.json()) as T & { message?: string };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${data.message ?? ''}`);
+  return data;
+}
+
+/** A database with one product that cannot sell out and 20 customers, prepared before the server starts. */
+async function prepare(opts: { databaseUrl?: string; dataDir: string }): Promise<{ productId: string }> {
+  const handle = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
+  try {
+    await migrate(handle.db);
+    const [product] = await handle.db
+      .insert(products)
+      .values({
+        name: 'Benchmark Cartridge',
+        description: 'A product with stock that does not run out during the benchmark.',
+        category: 'retro-games',
+        priceCents: 4299,
+        stock: 10_000_000,
+      })
+      .returning({ id: products.id });
+    const passwordHash = await hashPassword(PASSWORD);
+    await handle.db.insert(users).values(
+      Array.from({ length: CUSTOMERS }, (_, i) => ({
+        name: `Bench Customer ${i}`,
+        email: `bench-${i}@pixelvault.local`,
+        passwordHash,
+      })),
+    );
+    return { productId: product!.id };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Timed out waiting for ${url}`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function runEngine(
+  engine: string,
+  env: Record<string, string>,
+  productId: string,
+): Promise<EngineResult> {
+  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await waitFor(`${base}/api/health`);
+    const admin = await call<{ token: string }>('POST', '/api/users/login', null, ADMIN);
+    const customers = await Promise.all(
+      Array.from({ length: CUSTOMERS }, async (_, i) => {
+        const { token } = await call<{ token: string }>('POST', '/api/users/login', null, {
+          email: `bench-${i}@pixelvault.local`,
+          password: PASSWORD,
+        });
+        const code = `BENCH-${engine}-${i}-${Date.now()}`;
+        await call('POST', '/api/giftcards/admin/create', admin.token, { code, balance: 100_000 });
+        return { token, code };
+      }),
+    );
+
+    const latencies: number[] = [];
+    let failures = 0;
+    let firstFailure: string | undefined;
+    let lastOrder: { token: string; id: string } | undefined;
+    const until = Date.now() + seconds * 1000;
+    const started = Date.now();
+    await Promise.all(
+      customers.map(async ({ token, code }) => {
+        while (Date.now() < until) {
+          const t0 = performance.now();
+          try {
+            const order = await call<{ _id: string; totalPrice: number }>('POST', '/api/orders', token, {
+              orderItems: [{ product: productId, itemQuantity: 1 }],
+              shippingAddress: {
+                address: '1 Bench Street',
+                city: 'Sacramento',
+                postalCode: '95814',
+                country: 'USA',
+              },
+              paymentMethod: 'gift',
+            });
+            const used = await call<{ amountDue: number }>('POST', '/api/giftcards/use', token, {
+              code,
+              amount: order.totalPrice,
+              orderId: order._id,
+            });
+            if (used.amountDue !== 0) throw new Error(`order ${order._id} still has ${used.amountDue} due`);
+            latencies.push(performance.now() - t0);
+            lastOrder = { token, id: order._id };
+          } catch (error) {
+            failures++;
+            firstFailure ??= (error as Error).message;
+          }
+        }
+      }),
+    );
+    const elapsed = (Date.now() - started) / 1000;
+    if (lastOrder) {
+      const check = await call<{ isPaid: boolean }>('GET', `/api/orders/${lastOrder.id}`, lastOrder.token);
+      if (!check.isPaid) throw new Error('The last benchmark order is not paid');
+    }
+    latencies.sort((a, b) => a - b);
+    return {
+      engine,
+      orders: latencies.length,
+      perSecond: latencies.length / elapsed,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      failures,
+      ...(firstFailure ? { firstFailure } : {}),
+    };
+  } finally {
+    await stop(server);
+  }
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const adminUrl = new URL(pgUrl);
+  const dbName = adminUrl.pathname.slice(1);
+  adminUrl.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: adminUrl.toString() });
+  try {
+    await client.connect();
+  } catch {
+    return false;
+  }
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${dbName}"`);
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+async function main() {
+  const results: EngineResult[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-checkout-'));
+  try {
+    const { productId } = await prepare({ dataDir });
+    results.push(await runEngine('PGlite', { DATA_DIR: dataDir }, productId));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (await postgresReachable()) {
+    const pgDataDir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-checkout-pg-'));
+    try {
+      const { productId } = await prepare({ databaseUrl: pgUrl, dataDir: pgDataDir });
+      results.push(await runEngine('PostgreSQL', { DATA_DIR: pgDataDir, DATABASE_URL: pgUrl }, productId));
+    } finally {
+      rmSync(pgDataDir, { recursive: true, force: true });
+    }
+  } else {
+    console.error(`PostgreSQL is not reachable at ${pgUrl}: only PGlite was measured.`);
+  }
+
+  const report = [
+    `Run ${new Date().toISOString()} on ${cpus().length} cores, Node ${process.version}; ${CUSTOMERS} concurrent customers for ${seconds} s, each placing a 1-item order and paying it in full with its own gift card (2 requests per order) against the built server on loopback.`,
+    '',
+    '| engine | paid orders | orders/s | p50 ms (order + pay) | p99 ms | failures |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...results.map(
+      (r) =>
+        `| ${r.engine} | ${r.orders} | ${r.perSecond.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} |`,
+    ),
+    ...results.filter((r) => r.firstFailure).map((r) => `\nFirst failure on ${r.engine}: ${r.firstFailure}`),
+  ].join('\n');
+  console.log('\n' + report + '\n');
+  writeSection('checkout', 'Checkout: orders placed and paid with gift cards (npm run bench)', report);
+  if (results.some((r) => r.failures > 0 || r.orders === 0)) process.exitCode = 1;
+}
+
+await main();
