@@ -142,6 +142,16 @@ describe('garbage in, never a 500 out', () => {
 
   it('covers the routes that exist', () => {
     expect(routes.length).toBeGreaterThanOrEqual(6);
+    const urls = routes.map((r) => `${r.method} ${r.url}`);
+    for (const checkout of [
+      'POST /api/orders',
+      'PUT /api/orders/:id/payment',
+      'POST /api/orders/:id/paypal/capture',
+      'POST /api/giftcards/use',
+      'POST /api/payments/paypal/webhook',
+    ]) {
+      expect(urls).toContain(checkout);
+    }
   });
 
   it('answers JSON bodies of every wrong shape with < 500 and a message', async () => {

@@ -21,8 +21,17 @@ import type { Storage } from './lib/storage.js';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.js';
 import { contactRoutes } from './modules/contact/contact.routes.js';
 import { type ContactService, createContactService } from './modules/contact/contact.service.js';
+import { giftCardsRoutes } from './modules/giftcards/giftcards.routes.js';
+import { type GiftCardsService, createGiftCardsService } from './modules/giftcards/giftcards.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import type { Mailer } from './modules/mail/mail.worker.js';
+import { ordersRoutes } from './modules/orders/orders.routes.js';
+import { type OrdersService, createOrdersService } from './modules/orders/orders.service.js';
+import { createDemoProvider } from './modules/payments/demo.provider.js';
+import type { PaymentProvider } from './modules/payments/payment.provider.js';
+import { paymentsRoutes } from './modules/payments/payments.routes.js';
+import { type PaymentsService, createPaymentsService } from './modules/payments/payments.service.js';
+import { createPayPalProvider } from './modules/payments/paypal.provider.js';
 import { productsRoutes } from './modules/products/products.routes.js';
 import { type ProductsService, createProductsService } from './modules/products/products.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -36,12 +45,15 @@ export interface RateLimits {
   register: RateLimit;
   /** Per IP. */
   contact: RateLimit;
+  /** Wrong gift-card codes on check-balance, per user (kept in the database: all instances share it). */
+  giftCardCheck: RateLimit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   login: { max: 10, windowMs: 15 * 60_000 },
   register: { max: 20, windowMs: 60 * 60_000 },
   contact: { max: 5, windowMs: 10 * 60_000 },
+  giftCardCheck: { max: 10, windowMs: 15 * 60_000 },
 };
 
 export interface AppDeps {
@@ -55,6 +67,10 @@ export interface AppDeps {
   /** Tests use small numbers. */
   limits?: Partial<RateLimits>;
   productsCacheTtlMs?: number;
+  /** Defaults to PayPal when configured, else the demo provider. */
+  paymentProvider?: PaymentProvider;
+  /** Tests move time (order holds). */
+  clock?: () => Date;
 }
 
 export interface Services {
@@ -62,6 +78,9 @@ export interface Services {
   users: UsersService;
   products: ProductsService;
   contact: ContactService;
+  orders: OrdersService;
+  giftCards: GiftCardsService;
+  payments: PaymentsService;
 }
 
 declare module 'fastify' {
@@ -150,14 +169,30 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const auth = createAuthService({ db, jwtSecret: config.jwtSecret });
+  const products = createProductsService({
+    db,
+    ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
+  });
+  const orders = createOrdersService({
+    db,
+    products,
+    mailer: deps.mailer,
+    holdMinutes: config.orderHoldMinutes,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  const provider =
+    deps.paymentProvider ??
+    (config.paypal
+      ? createPayPalProvider({ ...config.paypal, log: app.log.child({ module: 'paypal' }) })
+      : createDemoProvider({ db }));
   const services: Services = {
     auth,
     users: createUsersService({ db, auth }),
-    products: createProductsService({
-      db,
-      ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
-    }),
+    products,
     contact: createContactService({ db, mailer: deps.mailer, contactTo: config.contactTo }),
+    orders,
+    giftCards: createGiftCardsService({ db, orders, attemptLimit: limits.giftCardCheck }),
+    payments: createPaymentsService({ db, orders, provider, log: app.log.child({ module: 'payments' }) }),
   };
   app.decorate('services', services);
 
@@ -181,6 +216,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(usersRoutes, { users: services.users, limits });
   await app.register(productsRoutes, { products: services.products });
   await app.register(contactRoutes, { contact: services.contact, limits });
+  await app.register(ordersRoutes, { orders: services.orders });
+  await app.register(giftCardsRoutes, { giftCards: services.giftCards });
+  await app.register(paymentsRoutes, { payments: services.payments });
   await webRoutes(app, { webDistDir: config.webDistDir, uploadsDir: config.uploadsDir });
 
   return app;

@@ -138,4 +138,57 @@ describe('loadConfig', () => {
       /PORT: must be between 0 and 65535/,
     );
   });
+  it('holds unpaid orders 30 minutes unless ORDER_HOLD_MINUTES says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).orderHoldMinutes).toBe(30);
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, ORDER_HOLD_MINUTES: '5' }).orderHoldMinutes).toBe(
+      5,
+    );
+    for (const bad of ['0', '-3', '1.5', 'soon']) {
+      expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, ORDER_HOLD_MINUTES: bad })).toThrow(
+        /ORDER_HOLD_MINUTES: must be/,
+      );
+    }
+  });
+
+  it('runs demo payments without PayPal credentials, PayPal with both, and refuses only one', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).paypal).toBeUndefined();
+    expect(
+      loadConfig({
+        DATA_DIR: dir,
+        JWT_SECRET: SECRET,
+        PAYPAL_CLIENT_ID: 'id',
+        PAYPAL_CLIENT_SECRET: 'secret',
+      }).paypal,
+    ).toEqual({
+      clientId: 'id',
+      clientSecret: 'secret',
+      apiBase: 'https://api-m.sandbox.paypal.com',
+      webhookId: undefined,
+    });
+    expect(
+      loadConfig({
+        DATA_DIR: dir,
+        JWT_SECRET: SECRET,
+        PAYPAL_CLIENT_ID: 'id',
+        PAYPAL_CLIENT_SECRET: 'secret',
+        PAYPAL_API_BASE: 'https://api-m.paypal.com/',
+        PAYPAL_WEBHOOK_ID: 'WH-1',
+      }).paypal,
+    ).toMatchObject({ apiBase: 'https://api-m.paypal.com', webhookId: 'WH-1' });
+    expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, PAYPAL_CLIENT_ID: 'id' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, PAYPAL_CLIENT_SECRET: 's' })).toThrow(
+      /PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: set both/,
+    );
+    expect(() =>
+      loadConfig({
+        DATA_DIR: dir,
+        JWT_SECRET: SECRET,
+        PAYPAL_CLIENT_ID: 'id',
+        PAYPAL_CLIENT_SECRET: 's',
+        PAYPAL_API_BASE: 'ftp://x',
+      }),
+    ).toThrow(/PAYPAL_API_BASE: must be an http/);
+  });
 });

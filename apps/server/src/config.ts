@@ -29,7 +29,21 @@ export interface Config {
   uploadsDir: string;
   mailDir: string;
   pgliteDir: string;
+  /** Unpaid orders hold their stock and gift-card money this long (ORDER_HOLD_MINUTES). */
+  orderHoldMinutes: number;
+  /** Unset (no PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET) = demo payments, no money moves. */
+  paypal: PayPalConfig | undefined;
 }
+
+export interface PayPalConfig {
+  clientId: string;
+  clientSecret: string;
+  apiBase: string;
+  /** Needed to verify webhook signatures; without it the webhook refuses every event. */
+  webhookId: string | undefined;
+}
+
+export const DEFAULT_PAYPAL_API_BASE = 'https://api-m.sandbox.paypal.com';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -93,6 +107,22 @@ const EnvSchema = z.object({
   ),
   WEB_DIST_DIR: optional(z.string()),
   TRUST_PROXY: optional(z.string().trim()),
+  ORDER_HOLD_MINUTES: optional(
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be a positive whole number' })
+      .max(7 * 24 * 60, { message: 'must be at most 10080 (a week)' }),
+  ),
+  PAYPAL_CLIENT_ID: optional(z.string().trim()),
+  PAYPAL_CLIENT_SECRET: optional(z.string().trim()),
+  PAYPAL_API_BASE: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => /^https?:\/\/./.test(v) && URL.canParse(v), { message: 'must be an http(s):// URL' }),
+  ),
+  PAYPAL_WEBHOOK_ID: optional(z.string().trim()),
 });
 
 function parseTrustProxy(value: string | undefined): TrustProxy | Error {
@@ -144,7 +174,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     typeof env.TRUST_PROXY === 'string' && env.TRUST_PROXY.trim() !== '' ? env.TRUST_PROXY.trim() : undefined,
   );
   if (trustProxy instanceof Error) problems.push(`TRUST_PROXY: ${trustProxy.message}`);
-  if (!parsed.success || trustProxy instanceof Error) {
+  if (parsed.success && Boolean(parsed.data.PAYPAL_CLIENT_ID) !== Boolean(parsed.data.PAYPAL_CLIENT_SECRET)) {
+    problems.push(
+      'PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: set both for PayPal, or neither for demo payments',
+    );
+  }
+  if (!parsed.success || trustProxy instanceof Error || problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
 
@@ -172,5 +207,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadsDir: path.join(dataDir, 'uploads'),
     mailDir: path.join(dataDir, 'mail'),
     pgliteDir: path.join(dataDir, 'db'),
+    orderHoldMinutes: e.ORDER_HOLD_MINUTES ?? 30,
+    paypal:
+      e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET
+        ? {
+            clientId: e.PAYPAL_CLIENT_ID,
+            clientSecret: e.PAYPAL_CLIENT_SECRET,
+            apiBase: (e.PAYPAL_API_BASE ?? DEFAULT_PAYPAL_API_BASE).replace(/\/+$/, ''),
+            webhookId: e.PAYPAL_WEBHOOK_ID,
+          }
+        : undefined,
   };
 }

@@ -6,6 +6,7 @@ import { ensureAdmin, seedIfEmpty } from './db/seed/index.js';
 import { LocalDiskStorage } from './lib/storage.js';
 import { createMailTransport } from './modules/mail/mail.transport.js';
 import { createMailWorker } from './modules/mail/mail.worker.js';
+import { createOrderExpiry } from './modules/orders/orders.expiry.js';
 
 /** In-flight requests get this long to finish on SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -51,6 +52,19 @@ async function main() {
   );
 
   const app = await buildApp({ config, db: database.db, storage, mailer, logger: log });
+  log.info(
+    config.paypal ? { apiBase: config.paypal.apiBase, webhook: Boolean(config.paypal.webhookId) } : {},
+    config.paypal
+      ? 'payments go through PayPal'
+      : 'no PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET: demo payments, no money moves',
+  );
+  // Returns the stock and gift-card money of unpaid orders whose hold ran out: now, then every minute.
+  const expiry = createOrderExpiry({
+    db: database.db,
+    log: log.child({ worker: 'order-expiry' }),
+    onExpired: () => app.services.products.invalidate(),
+  });
+  expiry.start();
 
   let stopping = false;
   async function shutdown(signal: string) {
@@ -65,6 +79,7 @@ async function main() {
     try {
       // Stops accepting, lets in-flight requests finish, then the mail batch, then the database.
       await app.close();
+      await expiry.stop();
       await mailer.stop();
       transport.close();
       await database.close();

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Category } from '@pixel-vault/shared';
+import type { Category, Order } from '@pixel-vault/shared';
 import type { Database } from '../db/client.js';
 import {
+  type GiftCardRow,
   type ProductRow,
   type UserRow,
+  giftCardLedger,
+  giftCards,
   productImages,
   productReviews,
   products,
   users,
 } from '../db/schema/index.js';
+import type { App } from '../lib/http.js';
 import { hashPassword } from '../lib/passwords.js';
 import { createAuthService } from '../modules/auth/auth.service.js';
 import { TEST_JWT_SECRET } from './context.js';
@@ -112,4 +116,54 @@ export async function insertProduct(
 /** Empties the catalogue (products cascade to images and reviews). */
 export async function clearProducts(db: Database): Promise<void> {
   await db.execute(sql`delete from ${products}`);
+}
+
+let giftCardCounter = 0;
+
+/** A gift card straight in the database, with its 'issue' ledger row. */
+export async function insertGiftCard(
+  db: Database,
+  overrides: { code?: string; balanceCents?: number; deletedAt?: Date | null } = {},
+): Promise<GiftCardRow> {
+  giftCardCounter += 1;
+  const balanceCents = overrides.balanceCents ?? 5000;
+  const [card] = await db
+    .insert(giftCards)
+    .values({
+      code: overrides.code ?? `TEST-CARD-${giftCardCounter}-${randomUUID().slice(0, 8)}`,
+      balanceCents,
+      deletedAt: overrides.deletedAt ?? null,
+    })
+    .returning();
+  if (!card) throw new Error('insertGiftCard: no row');
+  await db.insert(giftCardLedger).values({
+    giftCardId: card.id,
+    kind: 'issue',
+    amountCents: balanceCents,
+    balanceAfterCents: balanceCents,
+  });
+  return card;
+}
+
+export const TEST_ADDRESS = {
+  address: '1 Test Street',
+  city: 'Testville',
+  postalCode: '12345',
+  country: 'Testland',
+};
+
+/** Places an order through the API (the only way stock gets reserved) and answers its DTO. */
+export async function placeOrder(
+  app: App,
+  auth: { authorization: string },
+  lines: { product: string; itemQuantity: number }[],
+): Promise<Order> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/orders',
+    headers: auth,
+    payload: { orderItems: lines, shippingAddress: TEST_ADDRESS, paymentMethod: 'paypal' },
+  });
+  if (res.statusCode !== 201) throw new Error(`placeOrder: ${res.statusCode} ${res.body}`);
+  return res.json<Order>();
 }

@@ -3,3 +3,5 @@ export * from './users.js';
 export * from './products.js';
 export * from './mail.js';
 export * from './contact.js';
+export * from './orders.js';
+export * from './giftcards.js';

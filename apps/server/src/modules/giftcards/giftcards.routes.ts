@@ -1,0 +1,39 @@
+import {
+  BalanceResponse,
+  CheckBalanceBody,
+  CreateGiftCardBody,
+  GiftCard,
+  UseGiftCardBody,
+  UseGiftCardResponse,
+} from '@pixel-vault/shared';
+import { z } from 'zod';
+import { requireUser } from '../../lib/access.js';
+import type { App } from '../../lib/http.js';
+import type { GiftCardsService } from './giftcards.service.js';
+
+export async function giftCardsRoutes(app: App, { giftCards }: { giftCards: GiftCardsService }) {
+  app.post(
+    '/api/giftcards/check-balance',
+    { schema: { body: CheckBalanceBody, response: { 200: BalanceResponse } }, config: { access: 'user' } },
+    async (request) => giftCards.checkBalance(requireUser(request), request.body.code),
+  );
+
+  app.post(
+    '/api/giftcards/use',
+    { schema: { body: UseGiftCardBody, response: { 200: UseGiftCardResponse } }, config: { access: 'user' } },
+    async (request) => giftCards.use(requireUser(request), request.body),
+  );
+
+  app.get(
+    '/api/giftcards/admin/getall',
+    { schema: { response: { 200: z.array(GiftCard) } }, config: { access: 'admin' } },
+    async () => giftCards.list(),
+  );
+
+  app.post(
+    '/api/giftcards/admin/create',
+    { schema: { body: CreateGiftCardBody, response: { 201: GiftCard } }, config: { access: 'admin' } },
+    async (request, reply) =>
+      reply.code(201).send(await giftCards.create(requireUser(request), request.body)),
+  );
+}

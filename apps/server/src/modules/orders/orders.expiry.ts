@@ -1,0 +1,156 @@
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor } from '../../db/client.js';
+import {
+  type OrderRow,
+  giftCardLedger,
+  giftCards,
+  orderItems,
+  orders,
+  products,
+} from '../../db/schema/index.js';
+import { AppError } from '../../lib/errors.js';
+
+export const orderExpired = () =>
+  new AppError(409, 'This order has expired. Please place it again.', 'ORDER_EXPIRED');
+
+/** An unpaid order whose hold ran out: it must be expired before anything else happens to it. */
+export function isOverdue(order: OrderRow, now: Date): boolean {
+  return order.status === 'unpaid' && order.expiresAt.getTime() <= now.getTime();
+}
+
+/**
+ * unpaid -> expired, for an order the caller has locked (FOR UPDATE): the reserved stock goes back
+ * to the shelf and every gift-card debit is refunded (ledger row + balance), in the caller's
+ * transaction. A no-op for an order that is not unpaid.
+ */
+export async function expireLocked(tx: Executor, order: OrderRow, now: Date): Promise<boolean> {
+  if (order.status !== 'unpaid') return false;
+
+  const lines = await tx
+    .select({ productId: orderItems.productId, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order.id))
+    .orderBy(asc(orderItems.productId));
+  // Product-id order, as when reserving, so an expiry and a new order cannot deadlock.
+  for (const line of lines) {
+    if (!line.productId) continue;
+    await tx
+      .update(products)
+      .set({ stock: sql`${products.stock} + ${line.quantity}` })
+      .where(eq(products.id, line.productId));
+  }
+
+  const debits = await tx
+    .select({ giftCardId: giftCardLedger.giftCardId, amountCents: giftCardLedger.amountCents })
+    .from(giftCardLedger)
+    .where(and(eq(giftCardLedger.orderId, order.id), eq(giftCardLedger.kind, 'order_debit')))
+    .orderBy(asc(giftCardLedger.giftCardId));
+  for (const debit of debits) {
+    const refund = -debit.amountCents;
+    const [card] = await tx
+      .update(giftCards)
+      .set({ balanceCents: sql`${giftCards.balanceCents} + ${refund}`, updatedAt: now })
+      .where(eq(giftCards.id, debit.giftCardId))
+      .returning({ balanceCents: giftCards.balanceCents });
+    if (!card) continue;
+    await tx.insert(giftCardLedger).values({
+      giftCardId: debit.giftCardId,
+      orderId: order.id,
+      kind: 'order_refund',
+      amountCents: refund,
+      balanceAfterCents: card.balanceCents,
+      createdAt: now,
+    });
+  }
+
+  await tx.update(orders).set({ status: 'expired', updatedAt: now }).where(eq(orders.id, order.id));
+  order.status = 'expired';
+  return true;
+}
+
+export interface OrderExpiry {
+  start(): void;
+  stop(): Promise<void>;
+  /** Expires every overdue unpaid order; answers how many. */
+  sweepOnce(): Promise<number>;
+}
+
+export interface OrderExpiryOptions {
+  db: Database;
+  log: Pick<FastifyBaseLogger, 'info' | 'error'>;
+  clock?: () => Date;
+  intervalMs?: number;
+  /** Stock changed: e.g. drop the product cache. */
+  onExpired?: (count: number) => void;
+}
+
+const SWEEP_BATCH = 50;
+
+/**
+ * Expires overdue unpaid orders. SKIP LOCKED lets several instances sweep side by side, and skips
+ * an order someone is paying right now (that call expires it itself if it is overdue).
+ */
+export function createOrderExpiry({
+  db,
+  log,
+  clock = () => new Date(),
+  intervalMs = 60_000,
+  onExpired,
+}: OrderExpiryOptions): OrderExpiry {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+
+  async function sweepBatch(): Promise<number> {
+    const now = clock();
+    return db.transaction(async (tx) => {
+      const due = await tx
+        .select()
+        .from(orders)
+        .where(and(eq(orders.status, 'unpaid'), lte(orders.expiresAt, now)))
+        .orderBy(asc(orders.expiresAt))
+        .limit(SWEEP_BATCH)
+        .for('update', { skipLocked: true });
+      for (const order of due) await expireLocked(tx, order, now);
+      return due.length;
+    });
+  }
+
+  async function sweepOnce(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await sweepBatch();
+      total += n;
+      if (n < SWEEP_BATCH) break;
+    }
+    if (total > 0) {
+      log.info({ expired: total }, 'unpaid orders expired');
+      onExpired?.(total);
+    }
+    return total;
+  }
+
+  function tick() {
+    if (running) return;
+    running = sweepOnce()
+      .catch((error: unknown) => log.error({ err: error }, 'order expiry failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  return {
+    start() {
+      if (timer) return;
+      tick();
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+    sweepOnce,
+  };
+}

@@ -1,0 +1,292 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import {
+  type CreateOrderBody,
+  type Order,
+  type PaymentUpdateBody,
+  formatCents,
+  priceOrder,
+} from '@pixel-vault/shared';
+import { type Database, type Transaction, queryRows } from '../../db/client.js';
+import { type OrderRow, orderItems, orders, payments, products, users } from '../../db/schema/index.js';
+import { type AuthUser, notAuthorized } from '../../lib/access.js';
+import { AppError, notFound } from '../../lib/errors.js';
+import { enqueueMail } from '../mail/mail.service.js';
+import type { Mailer } from '../mail/mail.worker.js';
+import type { ProductsService } from '../products/products.service.js';
+import { expireLocked, isOverdue, orderExpired } from './orders.expiry.js';
+import { confirmationMail } from './orders.mail.js';
+import {
+  capturedCentsFor,
+  giftCardCentsFor,
+  itemsFor,
+  listOrdersOf,
+  lockOrder,
+  orderDto,
+} from './orders.repo.js';
+
+export const orderNotFound = () => notFound('Order not found');
+export const orderAlreadyPaid = () => new AppError(409, 'This order is already paid', 'ORDER_PAID');
+
+/** What a transaction on an order did that needs doing after it commits. */
+export interface OrderEffects {
+  mailQueued: boolean;
+}
+
+export interface SettleResult {
+  paid: boolean;
+  /** Still to pay, in cents (0 once paid). */
+  dueCents: number;
+}
+
+export interface LockOptions {
+  /** Only this user's order (others get 404); null = any order (webhooks). */
+  ownerId: string | null;
+  /** Expire the order first when its hold ran out (and answer 409). Default true. */
+  expireOverdue?: boolean;
+}
+
+export interface OrdersService {
+  place(user: AuthUser, body: CreateOrderBody): Promise<Order>;
+  listMine(user: AuthUser): Promise<Order[]>;
+  /** The owner or an admin; anyone else 404. */
+  get(user: AuthUser, orderId: string): Promise<Order>;
+  /** PUT /api/orders/:id/payment: paid only if verified money covers the total, else 402. */
+  confirmPayment(user: AuthUser, orderId: string, body: PaymentUpdateBody): Promise<Order>;
+  /**
+   * Runs `work` in one transaction holding the order's row lock. Kicks the mail worker after the
+   * commit when a confirmation was queued; an overdue order is expired (committed) and answers 409.
+   */
+  withLockedOrder<T>(
+    orderId: string,
+    options: LockOptions,
+    work: (tx: Transaction, order: OrderRow, effects: OrderEffects) => Promise<T>,
+  ): Promise<T>;
+  /** unpaid -> paid when gift cards + captured payments cover the total. Caller holds the lock. */
+  settle(tx: Transaction, order: OrderRow, effects: OrderEffects): Promise<SettleResult>;
+  /** What is left to pay on a locked unpaid order, in cents. */
+  remainderCents(tx: Transaction, order: OrderRow): Promise<number>;
+  dto(tx: Transaction, orderId: string): Promise<Order>;
+  now(): Date;
+}
+
+export interface OrdersServiceOptions {
+  db: Database;
+  products: ProductsService;
+  mailer: Mailer;
+  holdMinutes: number;
+  clock?: () => Date;
+}
+
+interface ReservedLine {
+  productId: string;
+  quantity: number;
+  name: string;
+  priceCents: number;
+  image: string;
+}
+
+export function createOrdersService({
+  db,
+  products: catalogue,
+  mailer,
+  holdMinutes,
+  clock = () => new Date(),
+}: OrdersServiceOptions): OrdersService {
+  /** The conditional update is the reservation: it cannot take what is not there (no overselling). */
+  async function reserve(tx: Transaction, productId: string, quantity: number): Promise<ReservedLine> {
+    const [row] = await queryRows<{ name: string; price_cents: number; image: string | null }>(
+      tx,
+      sql`update ${products} set stock = stock - ${quantity}
+          where id = ${productId} and stock >= ${quantity} and deleted_at is null
+          returning name, price_cents,
+            (select url from product_images i where i.product_id = ${products}.id order by i.position limit 1) as image`,
+    );
+    if (row) {
+      return {
+        productId,
+        quantity,
+        name: row.name,
+        priceCents: Number(row.price_cents),
+        image: row.image ?? '',
+      };
+    }
+    const [product] = await tx
+      .select({ name: products.name, stock: products.stock, deletedAt: products.deletedAt })
+      .from(products)
+      .where(eq(products.id, productId));
+    if (!product || product.deletedAt) throw notFound('Product not found');
+    if (product.stock <= 0) throw new AppError(409, `${product.name} is sold out`, 'OUT_OF_STOCK');
+    throw new AppError(409, `Only ${product.stock} left of ${product.name}`, 'OUT_OF_STOCK');
+  }
+
+  async function place(user: AuthUser, body: CreateOrderBody): Promise<Order> {
+    const quantities = new Map<string, number>();
+    for (const line of body.orderItems) {
+      const id = line.product.toLowerCase();
+      quantities.set(id, (quantities.get(id) ?? 0) + line.itemQuantity);
+    }
+    // Product-id order: two orders touching the same products lock them in the same order (no deadlock).
+    const ids = [...quantities.keys()].sort();
+    const now = clock();
+
+    const order = await db.transaction(async (tx) => {
+      const [customer] = await tx
+        .select({ name: users.name, email: users.email })
+        .from(users)
+        .where(eq(users.id, user.id));
+      if (!customer) throw notAuthorized();
+
+      const lines: ReservedLine[] = [];
+      for (const id of ids) lines.push(await reserve(tx, id, quantities.get(id) ?? 0));
+      const totals = priceOrder(lines.map((l) => ({ priceCents: l.priceCents, qty: l.quantity })));
+
+      const [row] = await tx
+        .insert(orders)
+        .values({
+          userId: user.id,
+          customerName: customer.name,
+          customerEmail: customer.email,
+          shipAddress: body.shippingAddress.address,
+          shipCity: body.shippingAddress.city,
+          shipPostalCode: body.shippingAddress.postalCode,
+          shipCountry: body.shippingAddress.country,
+          itemsCents: totals.itemsCents,
+          taxCents: totals.taxCents,
+          shippingCents: totals.shippingCents,
+          totalCents: totals.totalCents,
+          paymentMethod: body.paymentMethod,
+          expiresAt: new Date(now.getTime() + holdMinutes * 60_000),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!row) throw new Error('Order insert returned no row');
+      await tx.insert(orderItems).values(
+        lines.map((l) => ({
+          orderId: row.id,
+          productId: l.productId,
+          name: l.name,
+          image: l.image,
+          unitPriceCents: l.priceCents,
+          quantity: l.quantity,
+        })),
+      );
+      return orderDto(tx, row);
+    });
+    // Stock changed: the catalogue's cached answers are stale.
+    catalogue.invalidate();
+    return order;
+  }
+
+  async function withLockedOrder<T>(
+    orderId: string,
+    { ownerId, expireOverdue = true }: LockOptions,
+    work: (tx: Transaction, order: OrderRow, effects: OrderEffects) => Promise<T>,
+  ): Promise<T> {
+    const effects: OrderEffects = { mailQueued: false };
+    try {
+      const outcome = await db.transaction(async (tx) => {
+        const order = await lockOrder(tx, orderId);
+        if (!order || (ownerId !== null && order.userId !== ownerId)) throw orderNotFound();
+        const now = clock();
+        if (expireOverdue && isOverdue(order, now)) {
+          await expireLocked(tx, order, now);
+          return { expired: true as const };
+        }
+        return { expired: false as const, value: await work(tx, order, effects) };
+      });
+      if (outcome.expired) {
+        catalogue.invalidate();
+        throw orderExpired();
+      }
+      return outcome.value;
+    } finally {
+      if (effects.mailQueued) mailer.kick();
+    }
+  }
+
+  async function remainderCents(tx: Transaction, order: OrderRow): Promise<number> {
+    const gift = await giftCardCentsFor(tx, order.id);
+    const captured = await capturedCentsFor(tx, order.id);
+    return Math.max(0, order.totalCents - gift - captured);
+  }
+
+  async function settle(tx: Transaction, order: OrderRow, effects: OrderEffects): Promise<SettleResult> {
+    if (order.status === 'paid') return { paid: true, dueCents: 0 };
+    if (order.status === 'expired') throw orderExpired();
+
+    const giftCents = await giftCardCentsFor(tx, order.id);
+    const captured = await tx
+      .select()
+      .from(payments)
+      .where(sql`${payments.orderId} = ${order.id} and ${payments.status} = 'captured'`)
+      .orderBy(desc(payments.updatedAt));
+    const capturedCents = captured.reduce((sum, p) => sum + p.amountCents, 0);
+    const dueCents = order.totalCents - giftCents - capturedCents;
+    if (dueCents > 0) return { paid: false, dueCents };
+
+    const now = clock();
+    const last = captured[0];
+    let method = 'Gift Card';
+    if (last) {
+      const provider = last.provider === 'paypal' ? 'PayPal' : 'demo';
+      method = giftCents > 0 ? `Gift Card + ${provider}` : last.provider;
+    }
+    const items = await itemsFor(tx, [order.id]);
+    const mailId = await enqueueMail(tx, confirmationMail(order, items, now));
+    const [updated] = await tx
+      .update(orders)
+      .set({
+        status: 'paid',
+        paidAt: now,
+        paymentResultMethod: method,
+        paymentResultProviderId: last ? (last.captureId ?? last.providerOrderId) : null,
+        paymentResultStatus: 'COMPLETED',
+        paymentResultPayerEmail: last?.payerEmail ?? order.customerEmail,
+        paymentResultUpdateTime: now,
+        confirmationMailId: mailId,
+        updatedAt: now,
+      })
+      .where(sql`${orders.id} = ${order.id} and ${orders.status} = 'unpaid'`)
+      .returning();
+    // The caller holds the row lock, so the order is still unpaid here; guard anyway.
+    if (!updated) throw new Error('Order changed under its row lock');
+    Object.assign(order, updated);
+    effects.mailQueued = true;
+    return { paid: true, dueCents: 0 };
+  }
+
+  return {
+    place,
+    async listMine(user) {
+      return listOrdersOf(db, user.id);
+    },
+    async get(user, orderId) {
+      const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+      if (!row || (row.userId !== user.id && !user.isAdmin)) throw orderNotFound();
+      return orderDto(db, row);
+    },
+    async confirmPayment(user, orderId) {
+      return withLockedOrder(orderId, { ownerId: user.id }, async (tx, order, effects) => {
+        const { paid, dueCents } = await settle(tx, order, effects);
+        if (!paid) {
+          throw new AppError(
+            402,
+            `Payment is not complete: ${formatCents(dueCents)} still due`,
+            'PAYMENT_INCOMPLETE',
+          );
+        }
+        return orderDto(tx, order);
+      });
+    },
+    withLockedOrder,
+    settle,
+    remainderCents,
+    async dto(tx, orderId) {
+      const [row] = await tx.select().from(orders).where(eq(orders.id, orderId));
+      if (!row) throw orderNotFound();
+      return orderDto(tx, row);
+    },
+    now: clock,
+  };
+}
