@@ -1,0 +1,90 @@
+import { formatCents, formatDollars, toCents, type Order, type OrderTotals } from '@pixel-vault/shared';
+import type { CartItem } from '../cart/cartSlice';
+
+function Row({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <div
+      className={`flex justify-between gap-4 ${strong ? 'text-lg font-semibold text-lime-300' : 'text-zinc-200'}`}
+    >
+      <dt>{label}</dt>
+      <dd className="tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+/**
+ * The order summary (spec section 2): the cart's lines and totals from the shared pricing module.
+ * Once the order exists on the server its totals are shown instead; they are what will be charged.
+ */
+export function CheckoutSummary({
+  items,
+  cartTotals,
+  order,
+}: {
+  items: readonly CartItem[];
+  cartTotals: OrderTotals;
+  order: Order | undefined;
+}) {
+  const totals = order
+    ? {
+        itemsCents: toCents(order.price),
+        shippingCents: toCents(order.shippingPrice),
+        taxCents: toCents(order.taxPrice),
+        totalCents: toCents(order.totalPrice),
+      }
+    : cartTotals;
+  const pricesChanged = order != null && totals.totalCents !== cartTotals.totalCents;
+  const giftCents = order ? toCents(order.giftCardAmount) : 0;
+
+  return (
+    <section
+      aria-labelledby="order-summary-title"
+      className="flex flex-col gap-4 border-4 border-zinc-800 p-5"
+    >
+      <h2 id="order-summary-title" className="pixel-heading text-sm text-cyan-300">
+        Order Summary
+      </h2>
+      <ul aria-label="Items in your order" className="flex flex-col">
+        {items.map((item) => (
+          <li key={item.product} className="flex items-center gap-3 border-b-2 border-zinc-800 py-3">
+            {item.image ? (
+              <img
+                src={item.image}
+                alt={item.name}
+                width={56}
+                height={56}
+                className="h-14 w-14 shrink-0 border-2 border-zinc-700 bg-zinc-900 object-contain"
+              />
+            ) : (
+              <div aria-hidden="true" className="no-image h-14 w-14 shrink-0 border-2 border-zinc-700" />
+            )}
+            <div className="min-w-0 flex-1">
+              <p className="font-semibold break-words text-zinc-100">{item.name}</p>
+              <p className="text-sm text-zinc-400 tabular-nums">
+                {item.qty} × {formatDollars(item.price)}
+              </p>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <dl className="flex flex-col gap-1" aria-label="Totals">
+        <Row label="Items" value={formatCents(totals.itemsCents)} />
+        <Row label="Shipping" value={formatCents(totals.shippingCents)} />
+        <Row label="Tax" value={formatCents(totals.taxCents)} />
+        <Row label="Total" value={formatCents(totals.totalCents)} strong />
+        {order && giftCents > 0 && (
+          <>
+            <Row label="Gift card" value={`−${formatCents(giftCents)}`} />
+            <Row label="Amount due" value={formatDollars(order.amountDue)} strong />
+          </>
+        )}
+      </dl>
+      {pricesChanged && (
+        <p role="status" className="text-sm text-yellow-300">
+          Prices were updated since these items went into your cart; the totals above are the shop&apos;s
+          current prices.
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,322 @@
+import { useId, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toCents, toDollars, type Cents, type Order } from '@pixel-vault/shared';
+import { errorMessage } from '../../app/api';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { ErrorLine } from '../../ui/ErrorLine';
+import { clearCart, savePaymentMethod, type PaymentMethod } from '../cart/cartSlice';
+import {
+  useCapturePayPalOrderMutation,
+  useCheckGiftCardBalanceMutation,
+  useCreatePayPalOrderMutation,
+  usePayOrderMutation,
+  useUseGiftCardMutation,
+} from '../orders/api';
+import { isExpiredOrderError } from './checkoutErrors';
+import { GiftCardBox } from './GiftCardBox';
+import { PayPalBox } from './PayPalBox';
+import type { CheckoutOrder } from './useCheckoutOrder';
+
+type Busy = 'apply' | 'place' | 'paypal' | null;
+
+interface Applied {
+  orderId: string;
+  code: string;
+  cents: Cents;
+  remainderCents: Cents;
+}
+
+/**
+ * Step 2 (spec sections 2 and 4): Gift Card or PayPal (default). A gift card is checked, then applied
+ * once to the order: applied = min(balance, total), remainder = total - applied. A remainder above 0
+ * is paid with PayPal; otherwise 'Place Order' settles the order, enabled once the card is applied.
+ * The server decides what is paid; on success the cart is cleared and the confirmation shown.
+ */
+export function PaymentStep({
+  checkout,
+  cartTotalCents,
+  onBack,
+}: {
+  checkout: CheckoutOrder;
+  cartTotalCents: Cents;
+  onBack: () => void;
+}) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const groupId = useId();
+  const method = useAppSelector((state) => state.cart.paymentMethod);
+  const email = useAppSelector((state) => state.auth.userInfo?.email ?? '');
+  const [checkBalance, { isLoading: checking }] = useCheckGiftCardBalanceMutation();
+  const [applyGiftCard] = useUseGiftCardMutation();
+  const [payOrder] = usePayOrderMutation();
+  const [createPayPalOrder] = useCreatePayPalOrderMutation();
+  const [capturePayPalOrder] = useCapturePayPalOrderMutation();
+
+  const [code, setCode] = useState('');
+  const [balance, setBalance] = useState<{ code: string; cents: Cents } | null>(null);
+  const [balanceError, setBalanceError] = useState<string | null>(null);
+  const [applied, setApplied] = useState<Applied | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
+  const busyRef = useRef<Busy>(null);
+  const [error, setError] = useState<string | null>(null);
+  const payingOrderId = useRef<string | null>(null);
+
+  const { order, orderId } = checkout;
+  // A card applied to an order that is gone (expired, or the cart changed) no longer counts here.
+  const appliedNow = applied && applied.orderId === orderId ? applied : null;
+  const trimmedCode = code.trim();
+  const balanceCents = balance && balance.code === trimmedCode ? balance.cents : null;
+  // What is left to pay before this card: the server's figure once the order exists.
+  const dueCents = order ? toCents(order.amountDue) : cartTotalCents;
+  const previewCents = balanceCents != null ? Math.min(balanceCents, dueCents) : null;
+  const giftAppliedCents = appliedNow ? appliedNow.cents : method === 'gift' ? previewCents : null;
+  const remainderCents = appliedNow
+    ? appliedNow.remainderCents
+    : method === 'gift' && previewCents != null
+      ? dueCents - previewCents
+      : dueCents;
+
+  /** Runs one payment action at a time; a second click while one runs does nothing. */
+  async function run(kind: Exclude<Busy, null>, action: () => Promise<void>) {
+    if (busyRef.current) return;
+    busyRef.current = kind;
+    setBusy(kind);
+    setError(null);
+    try {
+      await action();
+    } catch (e) {
+      if (isExpiredOrderError(e)) forgetOrder();
+      setError(errorMessage(e));
+    } finally {
+      busyRef.current = null;
+      setBusy(null);
+    }
+  }
+
+  /**
+   * The server said the order expired: it gave the held gift-card money back to the card, so the
+   * card must be checked and applied again, to the next order.
+   */
+  function forgetOrder() {
+    checkout.drop();
+    setApplied(null);
+    setBalance(null);
+  }
+
+  function finish(paid: Order) {
+    void navigate(`/order-confirmation/${paid._id}`);
+    dispatch(clearCart());
+  }
+
+  function chooseMethod(next: PaymentMethod) {
+    dispatch(savePaymentMethod(next));
+    setError(null);
+  }
+
+  async function onCheckBalance() {
+    if (!trimmedCode || checking) return;
+    setBalanceError(null);
+    try {
+      const result = await checkBalance({ code: trimmedCode }).unwrap();
+      setBalance({ code: trimmedCode, cents: toCents(result.balance) });
+    } catch (e) {
+      setBalance(null);
+      setBalanceError(errorMessage(e));
+    }
+  }
+
+  function onApply() {
+    if (balanceCents == null || appliedNow) return;
+    const cardCode = trimmedCode;
+    void run('apply', async () => {
+      const attempt = async (retry: boolean): Promise<void> => {
+        const target = await checkout.ensureOrder();
+        const cents = Math.min(balanceCents, toCents(target.amountDue));
+        if (cents <= 0) throw new Error('There is nothing left to pay with a gift card.');
+        try {
+          const result = await applyGiftCard({
+            code: cardCode,
+            amount: toDollars(cents),
+            orderId: target._id,
+          }).unwrap();
+          setApplied({
+            orderId: target._id,
+            code: cardCode,
+            cents: result.applied > 0 ? toCents(result.applied) : cents,
+            remainderCents: toCents(result.amountDue),
+          });
+          setBalance({ code: cardCode, cents: toCents(result.balance) });
+        } catch (e) {
+          // The order's hold ran out before the card was applied: start a fresh order once.
+          if (retry && isExpiredOrderError(e)) {
+            checkout.drop();
+            return attempt(false);
+          }
+          throw e;
+        }
+      };
+      await attempt(true);
+    });
+  }
+
+  function onPlaceOrder() {
+    if (!appliedNow) return;
+    const target = appliedNow;
+    void run('place', async () => {
+      const paid = await payOrder({
+        id: target.orderId,
+        body: {
+          order_id: target.orderId,
+          status: 'COMPLETED',
+          updated_time: new Date().toISOString(),
+          email_address: email,
+          payment_method: 'Gift Card',
+          gift_card_code: target.code,
+        },
+      }).unwrap();
+      if (!paid.isPaid) throw new Error('The order is not paid yet. Please try again.');
+      finish(paid);
+    });
+  }
+
+  /** Our server creates the PayPal (or demo) order for the remainder; answers its id. */
+  async function createProviderOrder(): Promise<string> {
+    const attempt = async (retry: boolean): Promise<string> => {
+      const target = await checkout.ensureOrder();
+      try {
+        const result = await createPayPalOrder(target._id).unwrap();
+        payingOrderId.current = target._id;
+        return result.id;
+      } catch (e) {
+        // Only an order without gift-card money may be silently replaced: a new one would charge it all.
+        if (retry && isExpiredOrderError(e) && !appliedNow) {
+          checkout.drop();
+          return attempt(false);
+        }
+        throw e;
+      }
+    };
+    return attempt(true);
+  }
+
+  async function captureProviderOrder(paypalOrderId: string) {
+    const id = payingOrderId.current;
+    if (!id) throw new Error('The payment could not be matched to an order. Please try again.');
+    const paid = await capturePayPalOrder({ id, paypalOrderId }).unwrap();
+    finish(paid);
+  }
+
+  // PayPal's buttons call these themselves; failures are shown here, never a blank page.
+  async function onPayPalCreate(): Promise<string> {
+    setError(null);
+    try {
+      return await createProviderOrder();
+    } catch (e) {
+      if (isExpiredOrderError(e)) forgetOrder();
+      setError(errorMessage(e));
+      throw e;
+    }
+  }
+  async function onPayPalApprove(paypalOrderId: string) {
+    try {
+      await captureProviderOrder(paypalOrderId);
+    } catch (e) {
+      if (isExpiredOrderError(e)) forgetOrder();
+      setError(errorMessage(e));
+    }
+  }
+  function onPayPalError() {
+    setError((shown) => shown ?? 'PayPal could not complete the payment. Please try again.');
+  }
+
+  function onDemoPay() {
+    void run('paypal', async () => {
+      const paypalOrderId = await createProviderOrder();
+      await captureProviderOrder(paypalOrderId);
+    });
+  }
+
+  const giftFlow = method === 'gift';
+  const showPlaceOrder = appliedNow != null || (giftFlow && balanceCents != null);
+
+  return (
+    <div className="flex flex-col gap-5">
+      <fieldset className="flex flex-col gap-2">
+        <legend className="pixel-heading mb-3 text-sm text-cyan-300">Payment Method</legend>
+        {(
+          [
+            ['gift', 'Gift Card'],
+            ['paypal', 'PayPal'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="flex items-center gap-3 text-zinc-100">
+            <input
+              type="radio"
+              name={`${groupId}-method`}
+              value={value}
+              checked={method === value}
+              disabled={busy != null}
+              onChange={() => chooseMethod(value)}
+              className="h-5 w-5 accent-lime-400"
+            />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+
+      {giftFlow && (
+        <GiftCardBox
+          code={code}
+          onCodeChange={(next) => {
+            setCode(next);
+            setBalanceError(null);
+          }}
+          onCheckBalance={() => void onCheckBalance()}
+          checking={checking}
+          balanceCents={appliedNow ? (balance?.cents ?? null) : balanceCents}
+          balanceError={balanceError}
+          onApply={onApply}
+          applying={busy === 'apply'}
+          applied={appliedNow != null}
+          appliedCents={giftAppliedCents}
+          remainderCents={giftAppliedCents != null ? remainderCents : null}
+          disabled={busy != null}
+        />
+      )}
+
+      {giftFlow && !appliedNow && remainderCents > 0 && balanceCents != null && (
+        <p className="text-sm text-zinc-400">After you apply the card, the remainder is paid with PayPal.</p>
+      )}
+
+      {(!giftFlow || appliedNow) && remainderCents > 0 && (
+        <PayPalBox
+          remainderCents={remainderCents}
+          createOrder={onPayPalCreate}
+          onApprove={onPayPalApprove}
+          onPayPalError={onPayPalError}
+          onDemoPay={onDemoPay}
+          busy={busy === 'paypal'}
+          disabled={busy != null}
+        />
+      )}
+
+      {showPlaceOrder && remainderCents <= 0 && (
+        <button
+          type="button"
+          className="btn btn-primary self-start"
+          onClick={onPlaceOrder}
+          disabled={!appliedNow || busy != null}
+          aria-busy={busy === 'place'}
+        >
+          {busy === 'place' ? 'Placing Order...' : 'Place Order'}
+        </button>
+      )}
+
+      {error && <ErrorLine message={error} />}
+
+      <button type="button" className="btn btn-secondary self-start" onClick={onBack} disabled={busy != null}>
+        Back to Shipping Address
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query';
+import { toDollars, type Order } from '@pixel-vault/shared';
+import { useAppDispatch } from '../../app/hooks';
+import type { CartItem, PaymentMethod, ShippingAddress } from '../cart/cartSlice';
+import { ordersApi, useCreateOrderMutation, useGetOrderQuery } from '../orders/api';
+import { checkoutTotals } from './checkoutTotals';
+
+interface Current {
+  id: string;
+  signature: string;
+  created: Order;
+}
+
+/** What the order was made from: another cart or address needs another order. */
+function signatureOf(items: readonly CartItem[], address: ShippingAddress | null): string {
+  return JSON.stringify([items.map((i) => [i.product, i.qty]), address]);
+}
+
+/**
+ * One server order per checkout attempt (issue 3): created when the customer first needs it (applying
+ * a gift card, PayPal's createOrder), then reused. If the cart or the address change, the next need
+ * creates a new one; `drop()` forgets it (the server said it expired). The latest state is read through
+ * refs because PayPal's buttons keep the callbacks they were first given.
+ */
+export function useCheckoutOrder(
+  items: readonly CartItem[],
+  address: ShippingAddress | null,
+  paymentMethod: PaymentMethod,
+) {
+  const dispatch = useAppDispatch();
+  const [createOrder] = useCreateOrderMutation();
+  const signature = signatureOf(items, address);
+  const [current, setCurrent] = useState<Current | null>(null);
+  const orderId = current?.signature === signature ? current.id : null;
+  const { data: fetched } = useGetOrderQuery(orderId ?? skipToken);
+  const order = orderId ? (fetched?._id === orderId ? fetched : current?.created) : undefined;
+
+  const currentRef = useRef<Current | null>(null);
+  const pending = useRef<Promise<Order> | null>(null);
+  const latest = useRef({ items, address, paymentMethod, signature, order });
+  useEffect(() => {
+    latest.current = { items, address, paymentMethod, signature, order };
+  });
+
+  async function create(): Promise<Order> {
+    const { items, address, paymentMethod, signature } = latest.current;
+    if (!address) throw new Error('Please fill out all the fields to continue.');
+    const totals = checkoutTotals(items);
+    const created = await createOrder({
+      orderItems: items.map((i) => ({
+        product: i.product,
+        itemQuantity: i.qty,
+        itemName: i.name,
+        itemPrice: i.price,
+        displayImage: i.image,
+      })),
+      shippingAddress: address,
+      paymentMethod,
+      price: toDollars(totals.itemsCents),
+      taxPrice: toDollars(totals.taxCents),
+      shippingPrice: toDollars(totals.shippingCents),
+      totalPrice: toDollars(totals.totalCents),
+    }).unwrap();
+    dispatch(ordersApi.util.upsertQueryData('getOrder', created._id, created));
+    const next = { id: created._id, signature, created };
+    currentRef.current = next;
+    setCurrent(next);
+    return created;
+  }
+
+  /** The order of this attempt, created on the server the first time it is needed. */
+  function ensureOrder(): Promise<Order> {
+    const { signature, order } = latest.current;
+    const known = currentRef.current;
+    if (known && known.signature === signature) {
+      return Promise.resolve(order?._id === known.id ? order : known.created);
+    }
+    pending.current ??= create().finally(() => {
+      pending.current = null;
+    });
+    return pending.current;
+  }
+
+  function drop() {
+    currentRef.current = null;
+    setCurrent(null);
+  }
+
+  return { orderId, order, ensureOrder, drop };
+}
+
+export type CheckoutOrder = ReturnType<typeof useCheckoutOrder>;

@@ -1,0 +1,53 @@
+import { formatOrderDate, toDollars, type Order } from '@pixel-vault/shared';
+import { Price } from '../../ui/Price';
+import { Fact, OrderItemsList, PaymentBadge, Section, ShippingAddressView } from './OrderParts';
+import { customerEmail, itemsTotalCents } from './orderMath';
+
+const NOT_AVAILABLE = 'Not available';
+
+function DollarsOrNA({ value }: { value: number | null | undefined }) {
+  return typeof value === 'number' && Number.isFinite(value) ? <Price value={value} /> : NOT_AVAILABLE;
+}
+
+/**
+ * Every field of an order (spec section 2, order detail), shared by /order/:orderId and the admin
+ * order page (issue 4). The items total is recomputed from the lines (spec section 9).
+ */
+export function OrderDetails({ order }: { order: Order }) {
+  const date = order.createdAt ? formatOrderDate(order.createdAt) : '';
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Section title="Summary">
+        <dl>
+          <Fact label="Order ID">{order._id || NOT_AVAILABLE}</Fact>
+          <Fact label="Customer Email">{customerEmail(order) ?? NOT_AVAILABLE}</Fact>
+          <Fact label="Date">{date || NOT_AVAILABLE}</Fact>
+          <Fact label="Items Total">
+            <Price value={toDollars(itemsTotalCents(order.orderItems ?? []))} />
+          </Fact>
+          <Fact label="Shipping Price">
+            <DollarsOrNA value={order.shippingPrice} />
+          </Fact>
+          <Fact label="Tax Price">
+            <DollarsOrNA value={order.taxPrice} />
+          </Fact>
+          <Fact label="Total Price">
+            <DollarsOrNA value={order.totalPrice} />
+          </Fact>
+          <Fact label="Payment Status">
+            <PaymentBadge order={order} />
+          </Fact>
+          <Fact label="Delivery Status">{order.isDelivered ? 'Delivered' : 'Pending'}</Fact>
+        </dl>
+      </Section>
+      <div className="flex flex-col gap-6">
+        <Section title="Shipping Address">
+          <ShippingAddressView address={order.shippingAddress} />
+        </Section>
+        <Section title="Order Items">
+          <OrderItemsList items={order.orderItems ?? []} />
+        </Section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import type { ReactNode } from 'react';
+import { toDollars, type Order, type OrderItem, type ShippingAddress } from '@pixel-vault/shared';
+// Prices go through the shop's <Price>: it also keeps this shared chunk tied to the first download.
+import { Price } from '../../ui/Price';
+import { lineQuantity, lineTotalCents } from './orderMath';
+
+/**
+ * Pieces of an order shown by the confirmation, the customer's order detail and (issue 4) the admin
+ * order detail, with the spec's fallback texts (section 2).
+ */
+
+export function OrderItemsList({ items }: { items: readonly OrderItem[] }) {
+  if (items.length === 0) return <p className="text-zinc-300">No items in this order.</p>;
+  return (
+    <ul aria-label="Order items" className="flex flex-col">
+      {items.map((item) => (
+        <li
+          key={item._id}
+          className="flex items-center gap-4 border-b-2 border-zinc-800 py-3 last:border-b-0"
+        >
+          {item.displayImage ? (
+            <img
+              src={item.displayImage}
+              alt={item.itemName}
+              width={64}
+              height={64}
+              loading="lazy"
+              className="h-16 w-16 shrink-0 border-2 border-zinc-700 bg-zinc-900 object-contain"
+            />
+          ) : (
+            <div aria-hidden="true" className="no-image h-16 w-16 shrink-0 border-2 border-zinc-700" />
+          )}
+          <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
+            <p className="font-semibold break-words text-zinc-100">{item.itemName}</p>
+            <p className="shrink-0 text-zinc-300 tabular-nums">
+              {lineQuantity(item)} x <Price value={item.itemPrice} /> ={' '}
+              <Price value={toDollars(lineTotalCents(item))} />
+            </p>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function hasAddress(address: Partial<ShippingAddress> | null | undefined): address is ShippingAddress {
+  return Boolean(address && (address.address || address.city || address.postalCode || address.country));
+}
+
+export function ShippingAddressView({ address }: { address: Partial<ShippingAddress> | null | undefined }) {
+  if (!hasAddress(address)) return <p className="text-zinc-300">No shipping address available.</p>;
+  return (
+    <address className="text-zinc-200 not-italic">
+      {address.address}
+      <br />
+      {address.city}, {address.postalCode}
+      <br />
+      {address.country}
+    </address>
+  );
+}
+
+/** Green 'Paid' or red 'Not Paid' (spec section 2), with a note when the unpaid order has expired. */
+export function PaymentBadge({ order }: { order: Pick<Order, 'isPaid' | 'status'> }) {
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      {order.isPaid ? (
+        <span className="border-2 border-green-400 bg-green-950 px-2 py-0.5 text-sm font-semibold text-green-300">
+          Paid
+        </span>
+      ) : (
+        <span className="border-2 border-red-400 bg-red-950 px-2 py-0.5 text-sm font-semibold text-red-300">
+          Not Paid
+        </span>
+      )}
+      {!order.isPaid && order.status === 'expired' && <span className="text-xs text-zinc-400">expired</span>}
+    </span>
+  );
+}
+
+/** A label/value row of an order's facts, as a description list entry. */
+export function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 border-b border-zinc-800 py-2">
+      <dt className="text-zinc-400">{label}</dt>
+      <dd className="font-semibold break-all text-zinc-100">{children}</dd>
+    </div>
+  );
+}
+
+export function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="border-4 border-zinc-800 p-5">
+      <h2 className="pixel-heading mb-4 text-sm text-cyan-300">{title}</h2>
+      {children}
+    </section>
+  );
+}

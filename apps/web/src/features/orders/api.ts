@@ -1,0 +1,89 @@
+import type {
+  BalanceResponse,
+  CheckBalanceBody,
+  CreateOrderBody,
+  Order,
+  PaymentUpdateBody,
+  PayPalConfigResponse,
+  PayPalOrderResponse,
+  UseGiftCardBody,
+  UseGiftCardResponse,
+} from '@pixel-vault/shared';
+import { api } from '../../app/api';
+
+/**
+ * POST /api/orders as the spec sends it (section 7): names, images, prices and totals travel too, for
+ * the record, but the server prices the order itself and ignores them.
+ */
+export type CreateOrderRequest = Omit<CreateOrderBody, 'orderItems'> & {
+  orderItems: (CreateOrderBody['orderItems'][number] & {
+    itemName: string;
+    itemPrice: number;
+    displayImage: string;
+  })[];
+  price: number;
+  taxPrice: number;
+  shippingPrice: number;
+  totalPrice: number;
+};
+
+const orderTag = (id: string) => ({ type: 'Order' as const, id });
+const LIST = { type: 'Order' as const, id: 'LIST' };
+
+/**
+ * Orders, payments and the customer's gift-card calls (spec section 7, issue 3). After a payment the
+ * order's tag is invalidated, so a shown order reloads (spec section 4).
+ */
+export const ordersApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    createOrder: build.mutation<Order, CreateOrderRequest>({
+      query: (body) => ({ url: 'api/orders', method: 'POST', body }),
+      invalidatesTags: [LIST],
+    }),
+    getOrder: build.query<Order, string>({
+      query: (id) => `api/orders/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [orderTag(id)],
+    }),
+    getMyOrders: build.query<Order[], void>({
+      query: () => 'api/orders',
+      providesTags: (result) => [LIST, ...(result ?? []).map((o) => orderTag(o._id))],
+    }),
+    payOrder: build.mutation<Order, { id: string; body: PaymentUpdateBody }>({
+      query: ({ id, body }) => ({ url: `api/orders/${encodeURIComponent(id)}/payment`, method: 'PUT', body }),
+      invalidatesTags: (_result, _error, { id }) => [orderTag(id), LIST],
+    }),
+    getPayPalConfig: build.query<PayPalConfigResponse, void>({
+      query: () => 'api/config/paypal',
+    }),
+    createPayPalOrder: build.mutation<PayPalOrderResponse, string>({
+      query: (id) => ({ url: `api/orders/${encodeURIComponent(id)}/paypal`, method: 'POST' }),
+    }),
+    capturePayPalOrder: build.mutation<Order, { id: string; paypalOrderId: string }>({
+      query: ({ id, paypalOrderId }) => ({
+        url: `api/orders/${encodeURIComponent(id)}/paypal/capture`,
+        method: 'POST',
+        body: { paypalOrderId },
+      }),
+      invalidatesTags: (_result, _error, { id }) => [orderTag(id), LIST],
+    }),
+    checkGiftCardBalance: build.mutation<BalanceResponse, CheckBalanceBody>({
+      query: (body) => ({ url: 'api/giftcards/check-balance', method: 'POST', body }),
+    }),
+    useGiftCard: build.mutation<UseGiftCardResponse, UseGiftCardBody>({
+      query: (body) => ({ url: 'api/giftcards/use', method: 'POST', body }),
+      invalidatesTags: (_result, _error, { orderId }) => [orderTag(orderId), LIST, 'GiftCard'],
+    }),
+  }),
+});
+
+export const {
+  useCreateOrderMutation,
+  useGetOrderQuery,
+  useGetMyOrdersQuery,
+  usePayOrderMutation,
+  useGetPayPalConfigQuery,
+  useCreatePayPalOrderMutation,
+  useCapturePayPalOrderMutation,
+  useCheckGiftCardBalanceMutation,
+  useUseGiftCardMutation,
+} = ordersApi;

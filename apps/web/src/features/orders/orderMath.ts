@@ -1,0 +1,22 @@
+import { toCents, type Cents, type Order, type OrderItem } from '@pixel-vault/shared';
+
+/** Spec section 9: a line's quantity defaults to 1 when missing. */
+export function lineQuantity(item: Pick<OrderItem, 'itemQuantity'>): number {
+  const qty = item.itemQuantity as number | null | undefined;
+  return typeof qty === 'number' && Number.isInteger(qty) && qty > 0 ? qty : 1;
+}
+
+export function lineTotalCents(item: Pick<OrderItem, 'itemQuantity' | 'itemPrice'>): Cents {
+  return toCents(item.itemPrice) * lineQuantity(item);
+}
+
+/** Spec section 9: order pages recompute the items total as the sum of price times quantity, in cents. */
+export function itemsTotalCents(items: readonly Pick<OrderItem, 'itemQuantity' | 'itemPrice'>[]): Cents {
+  return items.reduce((sum, item) => sum + lineTotalCents(item), 0);
+}
+
+/** The customer's e-mail when the order was read in full (the admin list only carries an id). */
+export function customerEmail(order: Pick<Order, 'user'>): string | null {
+  const user = order.user;
+  return user && typeof user === 'object' && user.email ? user.email : null;
+}
