@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/client.js';
-import { ensureAdmin, seedIfEmpty } from './db/seed/index.js';
+import { DEMO_GIFT_CARD_CENTS, ensureAdmin, seedDemoGiftCard, seedIfEmpty } from './db/seed/index.js';
 import { LocalDiskStorage } from './lib/storage.js';
 import { createMailTransport } from './modules/mail/mail.transport.js';
 import { createMailWorker } from './modules/mail/mail.worker.js';
@@ -39,7 +39,8 @@ async function main() {
   if (applied > 0) log.info({ applied }, 'migrations applied');
 
   const storage = new LocalDiskStorage(config.uploadsDir);
-  await seedIfEmpty({ db: database.db, storage, log });
+  const seeded = await seedIfEmpty({ db: database.db, storage, log });
+  const demoGiftCard = seeded > 0 ? await seedDemoGiftCard({ db: database.db, log }) : undefined;
   const admin = await ensureAdmin({ db: database.db, config, log });
 
   const transport = createMailTransport(config);
@@ -94,11 +95,15 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  printBanner(config, admin.generatedPassword);
+  printBanner(config, admin.generatedPassword, demoGiftCard);
 }
 
 /** A plain, human-readable summary for whoever started the shop (the logs above are JSON lines). */
-function printBanner(config: Config, generatedPassword: string | undefined) {
+function printBanner(
+  config: Config,
+  generatedPassword: string | undefined,
+  demoGiftCard: string | undefined,
+) {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const email = config.adminEmail.toLowerCase();
   const adminLine = generatedPassword
@@ -111,6 +116,11 @@ function printBanner(config: Config, generatedPassword: string | undefined) {
       '',
       `  Pixel Vault is running at http://${host}:${config.port}`,
       `  Admin login: ${adminLine}`,
+      ...(demoGiftCard
+        ? [
+            `  Demo gift card: ${demoGiftCard} ($${(DEMO_GIFT_CARD_CENTS / 100).toFixed(2)}, shown only this once)`,
+          ]
+        : []),
       `  Data: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : config.dataDir}`,
       '',
     ].join('\n'),

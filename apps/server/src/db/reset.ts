@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { LocalDiskStorage } from '../lib/storage.js';
 import { consoleLog, runCli } from './cli.js';
 import { migrate, openDatabase } from './client.js';
-import { ensureAdmin, seedIfEmpty } from './seed/index.js';
+import { ensureAdmin, seedDemoGiftCard, seedIfEmpty } from './seed/index.js';
 
 await runCli(async () => {
   const config = loadConfig();
@@ -34,7 +34,12 @@ await runCli(async () => {
   try {
     const applied = await migrate(handle.db);
     consoleLog.info(`Applied ${applied} migration(s)`);
-    await seedIfEmpty({ db: handle.db, storage: new LocalDiskStorage(config.uploadsDir), log: consoleLog });
+    const seeded = await seedIfEmpty({
+      db: handle.db,
+      storage: new LocalDiskStorage(config.uploadsDir),
+      log: consoleLog,
+    });
+    if (seeded > 0) await seedDemoGiftCard({ db: handle.db, log: consoleLog });
     await ensureAdmin({ db: handle.db, config, log: consoleLog });
   } finally {
     await handle.close();

@@ -4,7 +4,14 @@ import type { Config } from '../../config.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { contentHash8, type Storage } from '../../lib/storage.js';
 import type { Database } from '../client.js';
-import { productImages, productReviews, products, users } from '../schema/index.js';
+import {
+  giftCardLedger,
+  giftCards,
+  productImages,
+  productReviews,
+  products,
+  users,
+} from '../schema/index.js';
 import { renderBoxArt } from './box-art.js';
 import { SEED_PRODUCTS, type SeedProduct } from './catalogue.js';
 
@@ -184,4 +191,30 @@ export async function ensureAdmin({
     log.info(`Updated the admin account ${email}: ${what}`);
   }
   return { action };
+}
+
+/** The demo gift card's value: enough to try the gift-card-only and the split checkout. */
+export const DEMO_GIFT_CARD_CENTS = 10_000;
+
+/**
+ * Issues one demo gift card with a random code, alongside the demo catalogue, so a new shop can try
+ * every checkout path before an admin creates cards. The code is random (a fixed, documented code
+ * would be free goods for anyone who read it) and is shown once, like the admin password.
+ */
+export async function seedDemoGiftCard({ db, log }: { db: Database; log: SeedLog }): Promise<string> {
+  const code = `DEMO-${randomBytes(4).toString('hex').toUpperCase()}-${randomBytes(4).toString('hex').toUpperCase()}`;
+  await db.transaction(async (tx) => {
+    const [card] = await tx
+      .insert(giftCards)
+      .values({ code, balanceCents: DEMO_GIFT_CARD_CENTS })
+      .returning({ id: giftCards.id });
+    await tx.insert(giftCardLedger).values({
+      giftCardId: card!.id,
+      kind: 'issue',
+      amountCents: DEMO_GIFT_CARD_CENTS,
+      balanceAfterCents: DEMO_GIFT_CARD_CENTS,
+    });
+  });
+  log.warn(`Demo gift card: ${code} ($${(DEMO_GIFT_CARD_CENTS / 100).toFixed(2)}). Shown only once.`);
+  return code;
 }

@@ -1,11 +1,26 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES, type Product } from '@pixel-vault/shared';
-import { productImages, productReviews, products, users } from '../schema/index.js';
+import {
+  giftCardLedger,
+  giftCards,
+  productImages,
+  productReviews,
+  products,
+  users,
+} from '../schema/index.js';
 import { type TestContext, createTestContext, silentLog } from '../../test/context.js';
 import { insertUser } from '../../test/factories.js';
 import { verifyPassword } from '../../lib/passwords.js';
-import { ADMIN_NAME, boxArtKey, ensureAdmin, seedIfEmpty, slugify } from './index.js';
+import {
+  ADMIN_NAME,
+  DEMO_GIFT_CARD_CENTS,
+  boxArtKey,
+  ensureAdmin,
+  seedDemoGiftCard,
+  seedIfEmpty,
+  slugify,
+} from './index.js';
 
 describe('seedIfEmpty', () => {
   let ctx: TestContext;
@@ -160,5 +175,39 @@ describe('ensureAdmin', () => {
     // Restarting with the same ADMIN_PASSWORD changes nothing (no logout on every restart).
     expect(await ensureAdmin({ db: ctx.db, config, log: silentLog })).toEqual({ action: 'unchanged' });
     expect((await findUser('rotate@shop.example'))?.tokenVersion).toBe(1);
+  });
+});
+
+describe('seedDemoGiftCard', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('issues a $100 card with a random code, a ledger row, printed once, that a customer can use', async () => {
+    const lines: string[] = [];
+    const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
+    const code = await seedDemoGiftCard({ db: ctx.db, log });
+    const other = await seedDemoGiftCard({ db: ctx.db, log: silentLog });
+
+    expect(code).toMatch(/^DEMO-[0-9A-F]{8}-[0-9A-F]{8}$/);
+    expect(other).not.toBe(code);
+    expect(lines).toEqual([`Demo gift card: ${code} ($100.00). Shown only once.`]);
+
+    const [card] = await ctx.db.select().from(giftCards).where(eq(giftCards.code, code));
+    expect(card?.balanceCents).toBe(DEMO_GIFT_CARD_CENTS);
+    const ledger = await ctx.db.select().from(giftCardLedger).where(eq(giftCardLedger.giftCardId, card!.id));
+    expect(ledger).toMatchObject([{ kind: 'issue', amountCents: 10_000, balanceAfterCents: 10_000 }]);
+
+    const customer = await insertUser(ctx.db);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/giftcards/check-balance',
+      headers: customer.auth,
+      payload: { code: code.toLowerCase() },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ balance: 100 });
   });
 });
