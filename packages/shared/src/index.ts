@@ -10,3 +10,4 @@ export * from './schemas/contact.js';
 export * from './random.js';
 export * from './schemas/orders.js';
 export * from './schemas/giftcards.js';
+export * from './schemas/admin.js';

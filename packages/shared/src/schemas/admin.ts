@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { Category } from './products.js';
+import { Dollars, pagingQuery } from './common.js';
+import { Email, Name, NewPassword } from './users.js';
+
+/**
+ * Admin contract (issue 4). Product fields arrive as multipart form fields (strings), so numbers are
+ * coerced; every rule of spec section 5 is checked here and on the server.
+ */
+const money = (label: string) =>
+  z.coerce
+    .number({ message: `${label} must be a number` })
+    .pipe(Dollars)
+    .refine((v) => v >= 0, { message: `${label} must be 0 or more` })
+    .refine((v) => v <= 1_000_000, { message: `${label} is at most 1000000` });
+const count = (label: string) =>
+  z.coerce
+    .number({ message: `${label} must be a number` })
+    .int({ message: `${label} must be a whole number` })
+    .min(0, { message: `${label} must be 0 or more` })
+    .max(1_000_000, { message: `${label} is at most 1000000` });
+const text = (label: string, max: number) =>
+  z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, { message: `${label} is required` })
+    .max(max, { message: `${label} is at most ${max} characters` });
+
+export const MAX_UPLOAD_IMAGES = 4;
+
+/** POST /api/products/add-new (multipart fields; 1-4 `images` files beside them). */
+export const CreateProductFields = z.object({
+  productName: text('Name', 200),
+  productCategory: Category,
+  productDescription: text('Description', 5000),
+  productPrice: money('Price'),
+  stockQuantity: count('Stock'),
+  productRating: z.coerce
+    .number({ message: 'Rating must be a number' })
+    .min(0, { message: 'Rating must be between 0 and 5' })
+    .max(5, { message: 'Rating must be between 0 and 5' })
+    .refine((v) => Math.abs(Math.round(v * 10) - v * 10) < 1e-6, { message: 'Rating goes in steps of 0.1' }),
+  reviewCount: count('Review count'),
+});
+export type CreateProductFields = z.infer<typeof CreateProductFields>;
+
+/** PUT /api/products/update/:id (multipart or JSON): any subset; also used with stockQuantity alone. */
+export const UpdateProductFields = z
+  .object({
+    productName: text('Name', 200),
+    productCategory: Category,
+    productDescription: text('Description', 5000),
+    productPrice: money('Price'),
+    stockQuantity: count('Stock'),
+  })
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update' });
+export type UpdateProductFields = z.infer<typeof UpdateProductFields>;
+
+/** GET /api/orders/admin/vieworders?q=&page=&limit= (q: the order id or its beginning). */
+export const AdminOrdersQuery = z.object({
+  q: z.string().trim().max(36).optional(),
+  ...pagingQuery(20, 100),
+});
+export type AdminOrdersQuery = z.infer<typeof AdminOrdersQuery>;
+
+/** PUT /api/orders/:id/delivery */
+export const DeliveryBody = z.object({
+  isDelivered: z.literal(true, { message: 'isDelivered must be true' }),
+});
+export type DeliveryBody = z.infer<typeof DeliveryBody>;
+
+/** PUT /api/giftcards/admin/:id/add-balance */
+export const AddBalanceBody = z.object({
+  amount: Dollars.refine((v) => v > 0, { message: 'Amount must be greater than 0' }).refine(
+    (v) => v <= 100_000,
+    {
+      message: 'Amount is at most 100000',
+    },
+  ),
+});
+export type AddBalanceBody = z.infer<typeof AddBalanceBody>;
+
+/** GET /api/users/admin/users?q=&page=&limit= (q: name or e-mail, case-insensitive). */
+export const AdminUsersQuery = z.object({
+  q: z.string().trim().max(100).optional(),
+  ...pagingQuery(9, 100),
+});
+export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
+
+/** PUT /api/users/admin/user/:id — editing name or e-mail never touches the password. */
+export const AdminUpdateUserBody = z.object({ name: Name, email: Email, isAdmin: z.boolean() });
+export type AdminUpdateUserBody = z.infer<typeof AdminUpdateUserBody>;
+
+/** POST /api/users/admin/add */
+export const AdminAddUserBody = z.object({ name: Name, email: Email, password: NewPassword });
+export type AdminAddUserBody = z.infer<typeof AdminAddUserBody>;
+
+/** A page of anything the admin lists. */
+export function paged<T extends z.ZodType>(key: string, item: T) {
+  return z.object({
+    [key]: z.array(item),
+    page: z.number().int(),
+    totalPage: z.number().int(),
+    total: z.number().int(),
+  });
+}
+
+/** GET /api/admin/audit?page=&limit=: who changed what, when, before/after. */
+export const AuditEntry = z.object({
+  _id: z.string(),
+  actor: z.object({ _id: z.string(), name: z.string(), email: z.string() }).nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AuditQuery = z.object({ ...pagingQuery(50, 200) });
+export type AuditQuery = z.infer<typeof AuditQuery>;
