@@ -7,18 +7,44 @@ import { Email, Name, NewPassword } from './users.js';
  * Admin contract (issue 4). Product fields arrive as multipart form fields (strings), so numbers are
  * coerced; every rule of spec section 5 is checked here and on the server.
  */
+/**
+ * A required number from a multipart text field or JSON, then checked by `rule`. An empty field is
+ * missing, never 0 (which `z.coerce.number('')` would make it).
+ */
+const number = (label: string, rule: z.ZodType<number, number>) =>
+  z
+    .unknown()
+    .transform((value, ctx) => {
+      const raw = typeof value === 'string' ? value.trim() : value;
+      if (raw === undefined || raw === null || raw === '') {
+        ctx.addIssue({ code: 'custom', message: `${label} is required` });
+        return z.NEVER;
+      }
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : Number.NaN;
+      if (!Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .pipe(rule);
+
 const money = (label: string) =>
-  z.coerce
-    .number({ message: `${label} must be a number` })
-    .pipe(Dollars)
-    .refine((v) => v >= 0, { message: `${label} must be 0 or more` })
-    .refine((v) => v <= 1_000_000, { message: `${label} is at most 1000000` });
+  number(
+    label,
+    Dollars.refine((v) => v >= 0, { message: `${label} must be 0 or more` }).refine((v) => v <= 1_000_000, {
+      message: `${label} is at most 1000000`,
+    }),
+  );
 const count = (label: string) =>
-  z.coerce
-    .number({ message: `${label} must be a number` })
-    .int({ message: `${label} must be a whole number` })
-    .min(0, { message: `${label} must be 0 or more` })
-    .max(1_000_000, { message: `${label} is at most 1000000` });
+  number(
+    label,
+    z
+      .number()
+      .int({ message: `${label} must be a whole number` })
+      .min(0, { message: `${label} must be 0 or more` })
+      .max(1_000_000, { message: `${label} is at most 1000000` }),
+  );
 const text = (label: string, max: number) =>
   z
     .string({ message: `${label} is required` })
@@ -35,11 +61,16 @@ export const CreateProductFields = z.object({
   productDescription: text('Description', 5000),
   productPrice: money('Price'),
   stockQuantity: count('Stock'),
-  productRating: z.coerce
-    .number({ message: 'Rating must be a number' })
-    .min(0, { message: 'Rating must be between 0 and 5' })
-    .max(5, { message: 'Rating must be between 0 and 5' })
-    .refine((v) => Math.abs(Math.round(v * 10) - v * 10) < 1e-6, { message: 'Rating goes in steps of 0.1' }),
+  productRating: number(
+    'Rating',
+    z
+      .number()
+      .min(0, { message: 'Rating must be between 0 and 5' })
+      .max(5, { message: 'Rating must be between 0 and 5' })
+      .refine((v) => Math.abs(Math.round(v * 10) - v * 10) < 1e-6, {
+        message: 'Rating goes in steps of 0.1',
+      }),
+  ),
   reviewCount: count('Review count'),
 });
 export type CreateProductFields = z.infer<typeof CreateProductFields>;
