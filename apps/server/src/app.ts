@@ -18,6 +18,8 @@ import { AppError, errorHandler } from './lib/errors.js';
 import type { App, RateLimit } from './lib/http.js';
 import { apiSecurityHeaders, securityHeaders } from './lib/security-headers.js';
 import type { Storage } from './lib/storage.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { type AuditService, createAuditService } from './modules/audit/audit.service.js';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.js';
 import { contactRoutes } from './modules/contact/contact.routes.js';
 import { type ContactService, createContactService } from './modules/contact/contact.service.js';
@@ -81,6 +83,7 @@ export interface Services {
   orders: OrdersService;
   giftCards: GiftCardsService;
   payments: PaymentsService;
+  audit: AuditService;
 }
 
 declare module 'fastify' {
@@ -171,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const auth = createAuthService({ db, jwtSecret: config.jwtSecret });
   const products = createProductsService({
     db,
+    storage: deps.storage,
     ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
   });
   const orders = createOrdersService({
@@ -193,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     orders,
     giftCards: createGiftCardsService({ db, orders, attemptLimit: limits.giftCardCheck }),
     payments: createPaymentsService({ db, orders, provider, log: app.log.child({ module: 'payments' }) }),
+    audit: createAuditService({ db }),
   };
   app.decorate('services', services);
 
@@ -214,11 +219,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { users: services.users, limits });
-  await app.register(productsRoutes, { products: services.products });
+  await app.register(productsRoutes, { products: services.products, uploadMaxMb: config.uploadMaxMb });
   await app.register(contactRoutes, { contact: services.contact, limits });
   await app.register(ordersRoutes, { orders: services.orders });
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });
   await app.register(paymentsRoutes, { payments: services.payments });
+  await app.register(auditRoutes, { audit: services.audit });
   await webRoutes(app, { webDistDir: config.webDistDir, uploadsDir: config.uploadsDir });
 
   return app;

@@ -150,6 +150,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('accepts product images up to 5 MB unless UPLOAD_MAX_MB says otherwise', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).uploadMaxMb).toBe(5);
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, UPLOAD_MAX_MB: '0.5' }).uploadMaxMb).toBe(0.5);
+    for (const bad of ['0', '-1', 'big', '1000']) {
+      expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, UPLOAD_MAX_MB: bad })).toThrow(
+        /UPLOAD_MAX_MB: must be/,
+      );
+    }
+  });
+
   it('runs demo payments without PayPal credentials, PayPal with both, and refuses only one', () => {
     expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).paypal).toBeUndefined();
     expect(

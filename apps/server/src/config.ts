@@ -29,6 +29,8 @@ export interface Config {
   uploadsDir: string;
   mailDir: string;
   pgliteDir: string;
+  /** Largest accepted product image, per file, in megabytes (UPLOAD_MAX_MB, default 5). */
+  uploadMaxMb: number;
   /** Unpaid orders hold their stock and gift-card money this long (ORDER_HOLD_MINUTES). */
   orderHoldMinutes: number;
   /** Unset (no PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET) = demo payments, no money moves. */
@@ -113,6 +115,12 @@ const EnvSchema = z.object({
       .int({ message: 'must be a whole number' })
       .min(1, { message: 'must be a positive whole number' })
       .max(7 * 24 * 60, { message: 'must be at most 10080 (a week)' }),
+  ),
+  UPLOAD_MAX_MB: optional(
+    z.coerce
+      .number({ message: 'must be a number' })
+      .positive({ message: 'must be a positive number' })
+      .max(100, { message: 'must be at most 100' }),
   ),
   PAYPAL_CLIENT_ID: optional(z.string().trim()),
   PAYPAL_CLIENT_SECRET: optional(z.string().trim()),
@@ -208,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDir: path.join(dataDir, 'mail'),
     pgliteDir: path.join(dataDir, 'db'),
     orderHoldMinutes: e.ORDER_HOLD_MINUTES ?? 30,
+    uploadMaxMb: e.UPLOAD_MAX_MB ?? 5,
     paypal:
       e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET
         ? {

@@ -127,10 +127,10 @@ export type AdminUpdateUserBody = z.infer<typeof AdminUpdateUserBody>;
 export const AdminAddUserBody = z.object({ name: Name, email: Email, password: NewPassword });
 export type AdminAddUserBody = z.infer<typeof AdminAddUserBody>;
 
-/** A page of anything the admin lists. */
-export function paged<T extends z.ZodType>(key: string, item: T) {
+/** A page of anything the admin lists. The key stays a literal type (not an index signature). */
+export function paged<K extends string, T extends z.ZodType>(key: K, item: T) {
   return z.object({
-    [key]: z.array(item),
+    ...({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
     page: z.number().int(),
     totalPage: z.number().int(),
     total: z.number().int(),

@@ -5,3 +5,4 @@ export * from './mail.js';
 export * from './contact.js';
 export * from './orders.js';
 export * from './giftcards.js';
+export * from './audit.js';

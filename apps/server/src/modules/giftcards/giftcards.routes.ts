@@ -1,8 +1,11 @@
 import {
+  AddBalanceBody,
   BalanceResponse,
   CheckBalanceBody,
   CreateGiftCardBody,
   GiftCard,
+  IdParams,
+  MessageResponse,
   UseGiftCardBody,
   UseGiftCardResponse,
 } from '@pixel-vault/shared';
@@ -35,5 +38,23 @@ export async function giftCardsRoutes(app: App, { giftCards }: { giftCards: Gift
     { schema: { body: CreateGiftCardBody, response: { 201: GiftCard } }, config: { access: 'admin' } },
     async (request, reply) =>
       reply.code(201).send(await giftCards.create(requireUser(request), request.body)),
+  );
+
+  app.put(
+    '/api/giftcards/admin/:id/add-balance',
+    {
+      schema: { params: IdParams, body: AddBalanceBody, response: { 200: GiftCard } },
+      config: { access: 'admin' },
+    },
+    async (request) => giftCards.addBalance(requireUser(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/giftcards/admin/delete/:id',
+    { schema: { params: IdParams, response: { 200: MessageResponse } }, config: { access: 'admin' } },
+    async (request) => {
+      await giftCards.remove(requireUser(request), request.params.id);
+      return { message: 'Gift card deleted' };
+    },
   );
 }

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import {
+  type AddBalanceBody,
   type BalanceResponse,
   type CreateGiftCardBody,
   type GiftCard,
@@ -14,6 +15,7 @@ import { type GiftCardRow, giftCardAttempts, giftCardLedger, giftCards } from '.
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { RateLimit } from '../../lib/http.js';
+import { recordAudit } from '../audit/audit.repo.js';
 import { orderExpired } from '../orders/orders.expiry.js';
 import { type OrdersService, orderAlreadyPaid } from '../orders/orders.service.js';
 
@@ -24,7 +26,15 @@ export interface GiftCardsService {
   use(user: AuthUser, body: UseGiftCardBody): Promise<UseGiftCardResponse>;
   list(): Promise<GiftCard[]>;
   create(admin: AuthUser, body: CreateGiftCardBody): Promise<GiftCard>;
+  /** Conditional top-up + 'top_up' ledger row + audit row, one transaction. */
+  addBalance(admin: AuthUser, id: string, body: AddBalanceBody): Promise<GiftCard>;
+  /** Soft delete: the ledger keeps pointing at the card; it can no longer be checked or used. */
+  remove(admin: AuthUser, id: string): Promise<void>;
 }
+
+/** balance_cents is a 32-bit integer. */
+const MAX_BALANCE_CENTS = 2_147_483_647;
+const auditView = (row: GiftCardRow) => ({ code: row.code, balance: toDollars(row.balanceCents) });
 
 export interface GiftCardsServiceOptions {
   db: Database;
@@ -179,7 +189,75 @@ export function createGiftCardsService({
           balanceAfterCents: balanceCents,
           actorUserId: admin.id,
         });
+        await recordAudit(tx, {
+          actor: admin.id,
+          action: 'giftcard.create',
+          targetType: 'giftcard',
+          targetId: card.id,
+          before: null,
+          after: auditView(card),
+        });
         return toGiftCardDto(card);
+      });
+    },
+
+    async addBalance(admin, id, body) {
+      const amountCents = toCents(body.amount);
+      return db.transaction(async (tx) => {
+        const [before] = await tx
+          .select()
+          .from(giftCards)
+          .where(and(eq(giftCards.id, id), isNull(giftCards.deletedAt)))
+          .for('update');
+        if (!before) throw giftCardNotFound();
+        const [card] = await tx
+          .update(giftCards)
+          .set({ balanceCents: sql`${giftCards.balanceCents} + ${amountCents}`, updatedAt: new Date() })
+          .where(
+            and(
+              eq(giftCards.id, id),
+              isNull(giftCards.deletedAt),
+              sql`${giftCards.balanceCents} <= ${MAX_BALANCE_CENTS - amountCents}`,
+            ),
+          )
+          .returning();
+        if (!card) throw new AppError(409, 'The balance would be too high', 'BALANCE_TOO_HIGH');
+        await tx.insert(giftCardLedger).values({
+          giftCardId: card.id,
+          kind: 'top_up',
+          amountCents,
+          balanceAfterCents: card.balanceCents,
+          actorUserId: admin.id,
+        });
+        await recordAudit(tx, {
+          actor: admin.id,
+          action: 'giftcard.add_balance',
+          targetType: 'giftcard',
+          targetId: card.id,
+          before: auditView(before),
+          after: { ...auditView(card), added: body.amount },
+        });
+        return toGiftCardDto(card);
+      });
+    },
+
+    async remove(admin, id) {
+      await db.transaction(async (tx) => {
+        const now = new Date();
+        const [card] = await tx
+          .update(giftCards)
+          .set({ deletedAt: now, updatedAt: now })
+          .where(and(eq(giftCards.id, id), isNull(giftCards.deletedAt)))
+          .returning();
+        if (!card) throw giftCardNotFound();
+        await recordAudit(tx, {
+          actor: admin.id,
+          action: 'giftcard.delete',
+          targetType: 'giftcard',
+          targetId: card.id,
+          before: auditView(card),
+          after: { deletedAt: now },
+        });
       });
     },
   };

@@ -1,10 +1,39 @@
-import { CreateOrderBody, IdParams, Order, PaymentUpdateBody } from '@pixel-vault/shared';
+import {
+  AdminOrdersQuery,
+  CreateOrderBody,
+  DeliveryBody,
+  IdParams,
+  Order,
+  PaymentUpdateBody,
+  paged,
+} from '@pixel-vault/shared';
 import { z } from 'zod';
 import { requireUser } from '../../lib/access.js';
 import type { App } from '../../lib/http.js';
 import type { OrdersService } from './orders.service.js';
 
+const AdminOrdersPage = paged('orders', Order);
+
 export async function ordersRoutes(app: App, { orders }: { orders: OrdersService }) {
+  // Registered before /api/orders/:id (which a static path beats anyway) for readability.
+  app.get(
+    '/api/orders/admin/vieworders',
+    {
+      schema: { querystring: AdminOrdersQuery, response: { 200: AdminOrdersPage } },
+      config: { access: 'admin' },
+    },
+    async (request) => orders.adminList(request.query),
+  );
+
+  app.put(
+    '/api/orders/:id/delivery',
+    {
+      schema: { params: IdParams, body: DeliveryBody, response: { 200: Order } },
+      config: { access: 'admin' },
+    },
+    async (request) => orders.markDelivered(requireUser(request), request.params.id),
+  );
+
   app.post(
     '/api/orders',
     { schema: { body: CreateOrderBody, response: { 201: Order } }, config: { access: 'user' } },

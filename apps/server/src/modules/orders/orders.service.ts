@@ -1,5 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import {
+  type AdminOrdersQuery,
   type CreateOrderBody,
   type Order,
   type PaymentUpdateBody,
@@ -13,6 +14,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { enqueueMail } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
+import { recordAudit } from '../audit/audit.repo.js';
 import { expireLocked, isOverdue, orderExpired } from './orders.expiry.js';
 import { confirmationMail } from './orders.mail.js';
 import {
@@ -22,7 +24,18 @@ import {
   listOrdersOf,
   lockOrder,
   orderDto,
+  toOrderDtos,
 } from './orders.repo.js';
+
+export interface AdminOrdersPage {
+  orders: Order[];
+  page: number;
+  totalPage: number;
+  total: number;
+}
+
+/** An order id or its beginning: anything else cannot match, so it is not even asked. */
+const ID_PREFIX = /^[0-9a-f-]*$/;
 
 export const orderNotFound = () => notFound('Order not found');
 export const orderAlreadyPaid = () => new AppError(409, 'This order is already paid', 'ORDER_PAID');
@@ -67,6 +80,10 @@ export interface OrdersService {
   remainderCents(tx: Transaction, order: OrderRow): Promise<number>;
   dto(tx: Transaction, orderId: string): Promise<Order>;
   now(): Date;
+  /** Every order, newest first; `user` is the customer's id (or null once the account is deleted). */
+  adminList(query: AdminOrdersQuery): Promise<AdminOrdersPage>;
+  /** paid -> delivered; repeating it changes nothing; an unpaid or expired order is a 409. */
+  markDelivered(admin: AuthUser, orderId: string): Promise<Order>;
 }
 
 export interface OrdersServiceOptions {
@@ -288,5 +305,64 @@ export function createOrdersService({
       return orderDto(tx, row);
     },
     now: clock,
+
+    async adminList({ q, page, limit }) {
+      const prefix = (q ?? '').toLowerCase();
+      if (!ID_PREFIX.test(prefix)) return { orders: [], page, totalPage: 1, total: 0 };
+      const where = prefix ? sql`${orders.id}::text like ${`${prefix}%`}` : undefined;
+      const rows = await db
+        .select({ order: orders, total: sql<number>`count(*) over ()`.mapWith(Number) })
+        .from(orders)
+        .where(where)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      let total = rows[0]?.total;
+      if (total === undefined) {
+        const [counted] = await db
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(orders)
+          .where(where);
+        total = counted?.n ?? 0;
+      }
+      const dtos = await toOrderDtos(
+        db,
+        rows.map((r) => r.order),
+      );
+      return {
+        // The admin list names the customer by id only (spec section 3).
+        orders: dtos.map((dto, i) => ({ ...dto, user: rows[i]?.order.userId ?? null })),
+        page,
+        totalPage: Math.max(1, Math.ceil(total / limit)),
+        total,
+      };
+    },
+
+    async markDelivered(admin, orderId) {
+      return db.transaction(async (tx) => {
+        const order = await lockOrder(tx, orderId);
+        if (!order) throw orderNotFound();
+        if (order.isDelivered) return orderDto(tx, order);
+        if (order.status !== 'paid') {
+          throw new AppError(409, 'Only a paid order can be delivered', 'ORDER_NOT_PAID');
+        }
+        const now = clock();
+        const [updated] = await tx
+          .update(orders)
+          .set({ isDelivered: true, deliveredAt: now, updatedAt: now })
+          .where(sql`${orders.id} = ${order.id} and ${orders.status} = 'paid' and not ${orders.isDelivered}`)
+          .returning();
+        if (!updated) throw new Error('Order changed under its row lock');
+        await recordAudit(tx, {
+          actor: admin.id,
+          action: 'order.deliver',
+          targetType: 'order',
+          targetId: order.id,
+          before: { isDelivered: false, deliveredAt: null },
+          after: { isDelivered: true, deliveredAt: now },
+        });
+        return orderDto(tx, updated);
+      });
+    },
   };
 }

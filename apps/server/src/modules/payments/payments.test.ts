@@ -330,6 +330,11 @@ describe('demo mode (no PayPal credentials)', () => {
         'POST /api/orders/:id/paypal/capture user',
         'POST /api/payments/paypal/webhook public',
         'PUT /api/orders/:id/payment user',
+        // Admin dashboard (issue 4).
+        'GET /api/orders/admin/vieworders admin',
+        'PUT /api/orders/:id/delivery admin',
+        'PUT /api/giftcards/admin/:id/add-balance admin',
+        'DELETE /api/giftcards/admin/delete/:id admin',
       ].sort(),
     );
     const id = '00000000-0000-4000-8000-000000000000';

@@ -1,15 +1,50 @@
-import { IdParams, ProductListQuery } from '@pixel-vault/shared';
+import fastifyMultipart from '@fastify/multipart';
+import {
+  CreateProductFields,
+  IdParams,
+  MAX_UPLOAD_IMAGES,
+  MessageResponse,
+  Product,
+  ProductListQuery,
+  UpdateProductFields,
+} from '@pixel-vault/shared';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { requireUser } from '../../lib/access.js';
+import { AppError } from '../../lib/errors.js';
 import type { App } from '../../lib/http.js';
+import { type MultipartLimits, readMultipart } from '../../lib/multipart.js';
 import type { ProductsService } from './products.service.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface ProductsRoutesOptions {
+  products: ProductsService;
+  /** Largest accepted image, per file (UPLOAD_MAX_MB). */
+  uploadMaxMb: number;
+}
+
+/** Zod failures read like the schema validator's: 400 with the first issue's message. */
+function parseFields<T extends z.ZodType>(schema: T, data: unknown): z.infer<T> {
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? 'Invalid request');
+  return parsed.data;
+}
+
+function requireMultipart(request: FastifyRequest): void {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'Send the product as multipart/form-data', 'MULTIPART_REQUIRED');
+  }
+}
 
 /**
  * The two hottest routes of the shop. They send the service's cached JSON string: with a JSON
  * content type fastify passes a string through untouched, so nothing is serialized per request.
  * The shape is guaranteed by the typed DTO mapper (toProductDto) instead of a response schema.
+ *
+ * The admin's writes (issue 4) follow, in a scope of their own with multipart parsing.
  */
-export async function productsRoutes(app: App, { products }: { products: ProductsService }) {
+export async function productsRoutes(app: App, { products, uploadMaxMb }: ProductsRoutesOptions) {
   app.get(
     '/api/products',
     { schema: { querystring: ProductListQuery }, config: { access: 'public' } },
@@ -21,4 +56,54 @@ export async function productsRoutes(app: App, { products }: { products: Product
     { schema: { params: IdParams }, config: { access: 'public' } },
     async (request, reply) => reply.type(JSON_TYPE).send(await products.getJson(request.params.id)),
   );
+
+  // The admin's writes, in their own scope: only these routes accept multipart bodies.
+  await app.register(async (admin: App) => {
+    await admin.register(fastifyMultipart);
+    const limits: MultipartLimits = {
+      maxFileBytes: Math.floor(uploadMaxMb * 1024 * 1024),
+      maxFiles: MAX_UPLOAD_IMAGES,
+      tooManyFilesMessage: `At most ${MAX_UPLOAD_IMAGES} images`,
+      tooLargeMessage: `Each image must be at most ${uploadMaxMb} MB`,
+    };
+
+    admin.post(
+      '/api/products/add-new',
+      { schema: { response: { 201: Product } }, config: { access: 'admin' } },
+      async (request, reply) => {
+        requireMultipart(request);
+        const { fields, files } = await readMultipart(request, limits);
+        const input = parseFields(CreateProductFields, fields);
+        if (files.length === 0) throw new AppError(400, 'At least one image is required', 'IMAGE_REQUIRED');
+        return reply.code(201).send(await products.create(requireUser(request), input, files));
+      },
+    );
+
+    admin.put(
+      '/api/products/update/:id',
+      { schema: { params: IdParams, response: { 200: Product } }, config: { access: 'admin' } },
+      async (request) => {
+        let data: unknown = request.body;
+        if (request.isMultipart()) {
+          const { fields } = await readMultipart(request, {
+            ...limits,
+            maxFiles: 0,
+            tooManyFilesMessage: 'Images cannot be changed here',
+          });
+          data = fields;
+        }
+        const input = parseFields(UpdateProductFields, data);
+        return products.update(requireUser(request), request.params.id, input);
+      },
+    );
+
+    admin.delete(
+      '/api/products/delete/:id',
+      { schema: { params: IdParams, response: { 200: MessageResponse } }, config: { access: 'admin' } },
+      async (request) => {
+        await products.remove(requireUser(request), request.params.id);
+        return { message: 'Product deleted' };
+      },
+    );
+  });
 }

@@ -1,14 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { type SQL, and, asc, eq, ilike, isNull, sql } from 'drizzle-orm';
 import {
   type Category,
+  type CreateProductFields,
   type Product,
   type ProductListQuery,
   type ProductListResponse,
+  type UpdateProductFields,
+  toCents,
   toDollars,
 } from '@pixel-vault/shared';
-import type { Database } from '../../db/client.js';
-import { productImages, productReviews, products } from '../../db/schema/index.js';
+import type { Database, Executor } from '../../db/client.js';
+import { type ProductRow, productImages, productReviews, products } from '../../db/schema/index.js';
+import type { AuthUser } from '../../lib/access.js';
 import { notFound } from '../../lib/errors.js';
+import type { Storage } from '../../lib/storage.js';
+import { recordAudit } from '../audit/audit.repo.js';
+import { processImages, storeImages } from './products.images.js';
 
 export interface ProductsService {
   /** `GET /api/products` answer, already serialized: the hot path sends it as is. */
@@ -19,6 +27,12 @@ export interface ProductsService {
   get(id: string): Promise<Product>;
   /** Drops every cached answer. Every product write must call it (the cache TTL only covers other instances). */
   invalidate(): void;
+  /** Checks every image by content, resizes and stores them, then writes the product (+ audit row). */
+  create(admin: AuthUser, fields: CreateProductFields, images: Buffer[]): Promise<Product>;
+  /** Field-wise partial update (+ audit row); 404 for unknown or removed products. */
+  update(admin: AuthUser, id: string, fields: UpdateProductFields): Promise<Product>;
+  /** Soft delete: gone from lists and detail; past orders keep their snapshot (+ audit row). */
+  remove(admin: AuthUser, id: string): Promise<void>;
 }
 
 export interface ProductsServiceOptions {
@@ -28,6 +42,29 @@ export interface ProductsServiceOptions {
   /** Bounds memory: every distinct search text is a key. */
   cacheMaxEntries?: number;
   now?: () => number;
+  /** Where uploaded images go; needed by create() only. */
+  storage?: Storage;
+}
+
+const productNotFound = () => notFound('Product not found');
+
+/** What the audit log keeps of a product. */
+async function auditView(tx: Executor, row: ProductRow) {
+  const images = await tx
+    .select({ url: productImages.url })
+    .from(productImages)
+    .where(eq(productImages.productId, row.id))
+    .orderBy(asc(productImages.position));
+  return {
+    productName: row.name,
+    productCategory: row.category,
+    productDescription: row.description,
+    productPrice: toDollars(row.priceCents),
+    stockQuantity: row.stock,
+    productRating: row.ratingTenths / 10,
+    reviewCount: row.reviewCount,
+    productImage: images.map((i) => i.url),
+  };
 }
 
 /** `%`, `_` and `\` are LIKE syntax; a shopper searching for "100%" means the character. */
@@ -124,6 +161,7 @@ export function createProductsService({
   cacheTtlMs = 2000,
   cacheMaxEntries = 1000,
   now = Date.now,
+  storage,
 }: ProductsServiceOptions): ProductsService {
   const cache = new Map<string, CacheEntry>();
   // Concurrent misses for one key share one query instead of stampeding the database.
@@ -199,6 +237,13 @@ export function createProductsService({
     return toProductDto(row);
   }
 
+  function invalidate() {
+    generation += 1;
+    cache.clear();
+    // Requests from now on must not join a query that may have read the old rows.
+    inFlight.clear();
+  }
+
   return {
     list,
     get,
@@ -209,11 +254,111 @@ export function createProductsService({
     getJson(id) {
       return cached(`id\u0000${id.toLowerCase()}`, () => get(id));
     },
-    invalidate() {
-      generation += 1;
-      cache.clear();
-      // Requests from now on must not join a query that may have read the old rows.
-      inFlight.clear();
+    invalidate,
+
+    async create(admin, fields, files) {
+      if (!storage) throw new Error('products: create() needs a storage');
+      // Every file is checked before anything is stored.
+      const processed = await processImages(files);
+      const id = randomUUID();
+      const { urls, keys } = await storeImages(storage, id, processed);
+      try {
+        await db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(products)
+            .values({
+              id,
+              name: fields.productName,
+              description: fields.productDescription,
+              category: fields.productCategory,
+              priceCents: toCents(fields.productPrice),
+              stock: fields.stockQuantity,
+              ratingTenths: Math.round(fields.productRating * 10),
+              reviewCount: fields.reviewCount,
+            })
+            .returning();
+          if (!row) throw new Error('Product insert returned no row');
+          await tx
+            .insert(productImages)
+            .values(urls.map((url, position) => ({ productId: id, position, url })));
+          await recordAudit(tx, {
+            actor: admin.id,
+            action: 'product.create',
+            targetType: 'product',
+            targetId: id,
+            before: null,
+            after: await auditView(tx, row),
+          });
+        });
+      } catch (error) {
+        // No product row points at the files: do not leave them behind.
+        await Promise.all(keys.map((key) => storage.remove(key).catch(() => {})));
+        throw error;
+      } finally {
+        invalidate();
+      }
+      return get(id);
+    },
+
+    async update(admin, id, fields) {
+      const set: Partial<typeof products.$inferInsert> = {};
+      if (fields.productName !== undefined) set.name = fields.productName;
+      if (fields.productCategory !== undefined) set.category = fields.productCategory;
+      if (fields.productDescription !== undefined) set.description = fields.productDescription;
+      if (fields.productPrice !== undefined) set.priceCents = toCents(fields.productPrice);
+      if (fields.stockQuantity !== undefined) set.stock = fields.stockQuantity;
+      try {
+        await db.transaction(async (tx) => {
+          const [before] = await tx
+            .select()
+            .from(products)
+            .where(and(eq(products.id, id), isNull(products.deletedAt)))
+            .for('update');
+          if (!before) throw productNotFound();
+          // Only the fields sent are written (Vendure #3398: no read-modify-write of the whole row).
+          const [after] = await tx
+            .update(products)
+            .set({ ...set, updatedAt: new Date() })
+            .where(and(eq(products.id, id), isNull(products.deletedAt)))
+            .returning();
+          if (!after) throw productNotFound();
+          await recordAudit(tx, {
+            actor: admin.id,
+            action: 'product.update',
+            targetType: 'product',
+            targetId: id,
+            before: await auditView(tx, before),
+            after: await auditView(tx, after),
+          });
+        });
+      } finally {
+        invalidate();
+      }
+      return get(id);
+    },
+
+    async remove(admin, id) {
+      try {
+        await db.transaction(async (tx) => {
+          const now = new Date();
+          const [row] = await tx
+            .update(products)
+            .set({ deletedAt: now, updatedAt: now })
+            .where(and(eq(products.id, id), isNull(products.deletedAt)))
+            .returning();
+          if (!row) throw productNotFound();
+          await recordAudit(tx, {
+            actor: admin.id,
+            action: 'product.delete',
+            targetType: 'product',
+            targetId: id,
+            before: await auditView(tx, row),
+            after: { deletedAt: now },
+          });
+        });
+      } finally {
+        invalidate();
+      }
     },
   };
 }

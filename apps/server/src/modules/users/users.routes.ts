@@ -1,4 +1,16 @@
-import { LoginBody, RegisterBody, UserInfo } from '@pixel-vault/shared';
+import {
+  AdminAddUserBody,
+  AdminUpdateUserBody,
+  AdminUsersQuery,
+  IdParams,
+  LoginBody,
+  MessageResponse,
+  PublicUser,
+  RegisterBody,
+  UserInfo,
+  paged,
+} from '@pixel-vault/shared';
+import { requireUser } from '../../lib/access.js';
 import type { App, RateLimit } from '../../lib/http.js';
 import { rateLimit } from '../../lib/http.js';
 import type { UsersService } from './users.service.js';
@@ -7,6 +19,8 @@ export interface UsersRoutesOptions {
   users: UsersService;
   limits: { login: RateLimit; register: RateLimit };
 }
+
+const UsersPage = paged('users', PublicUser);
 
 export async function usersRoutes(app: App, { users, limits }: UsersRoutesOptions) {
   app.post(
@@ -37,5 +51,44 @@ export async function usersRoutes(app: App, { users, limits }: UsersRoutesOption
       },
     },
     async (request) => users.login(request.body),
+  );
+
+  app.get(
+    '/api/users/admin/users',
+    {
+      schema: { querystring: AdminUsersQuery, response: { 200: UsersPage } },
+      config: { access: 'admin' },
+    },
+    async (request) => users.adminList(request.query),
+  );
+
+  app.get(
+    '/api/users/admin/user/:id',
+    { schema: { params: IdParams, response: { 200: PublicUser } }, config: { access: 'admin' } },
+    async (request) => users.adminGet(request.params.id),
+  );
+
+  app.put(
+    '/api/users/admin/user/:id',
+    {
+      schema: { params: IdParams, body: AdminUpdateUserBody, response: { 200: PublicUser } },
+      config: { access: 'admin' },
+    },
+    async (request) => users.adminUpdate(requireUser(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/users/admin/user/:id',
+    { schema: { params: IdParams, response: { 200: MessageResponse } }, config: { access: 'admin' } },
+    async (request) => {
+      await users.adminDelete(requireUser(request), request.params.id);
+      return { message: 'User deleted' };
+    },
+  );
+
+  app.post(
+    '/api/users/admin/add',
+    { schema: { body: AdminAddUserBody, response: { 201: PublicUser } }, config: { access: 'admin' } },
+    async (request, reply) => reply.code(201).send(await users.adminAdd(requireUser(request), request.body)),
   );
 }

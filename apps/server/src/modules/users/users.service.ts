@@ -1,14 +1,77 @@
-import { eq } from 'drizzle-orm';
-import type { LoginBody, RegisterBody, UserInfo } from '@pixel-vault/shared';
-import type { Database } from '../../db/client.js';
+import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import type {
+  AdminAddUserBody,
+  AdminUpdateUserBody,
+  AdminUsersQuery,
+  LoginBody,
+  PublicUser,
+  RegisterBody,
+  UserInfo,
+} from '@pixel-vault/shared';
+import type { Database, Transaction } from '../../db/client.js';
 import { type UserRow, users } from '../../db/schema/index.js';
-import { AppError } from '../../lib/errors.js';
+import type { AuthUser } from '../../lib/access.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import type { AuthService } from '../auth/auth.service.js';
+import { recordAudit } from '../audit/audit.repo.js';
+import { escapeLike } from '../products/products.service.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+
+export interface UsersPage {
+  users: PublicUser[];
+  page: number;
+  totalPage: number;
+  total: number;
+}
 
 export interface UsersService {
   register(input: RegisterBody): Promise<UserInfo>;
   login(input: LoginBody): Promise<UserInfo>;
+  adminList(query: AdminUsersQuery): Promise<UsersPage>;
+  adminGet(id: string): Promise<PublicUser>;
+  /** Name, e-mail, role; never the password. A role or e-mail change ends the user's sessions. */
+  adminUpdate(actor: AuthUser, id: string, body: AdminUpdateUserBody): Promise<PublicUser>;
+  /** Deletes the row: orders keep their name/e-mail snapshot, their user_id goes NULL. */
+  adminDelete(actor: AuthUser, id: string): Promise<void>;
+  adminAdd(actor: AuthUser, body: AdminAddUserBody): Promise<PublicUser>;
+}
+
+export const userNotFound = () => notFound('User not found');
+const emailTaken = () => new AppError(409, 'An account with this email already exists', 'EMAIL_TAKEN');
+
+export function toPublicUser(user: UserRow): PublicUser {
+  return {
+    _id: user.id,
+    name: user.name,
+    email: user.email,
+    isAdmin: user.isAdmin,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+/** What the audit log keeps of a user: never the hash or the token version. */
+const auditView = (u: UserRow) => ({ name: u.name, email: u.email, isAdmin: u.isAdmin });
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+/**
+ * Locks every admin row (in id order, so two callers cannot deadlock) for the rest of the
+ * transaction: two concurrent demotions then see each other's result, and the last admin stays.
+ * Answers the ids of the admins as they are now.
+ */
+async function lockAdmins(tx: Transaction): Promise<Set<string>> {
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.isAdmin, true))
+    .orderBy(asc(users.id))
+    .for('update');
+  return new Set(rows.map((r) => r.id));
 }
 
 export function createUsersService({ db, auth }: { db: Database; auth: AuthService }): UsersService {
@@ -41,6 +104,136 @@ export function createUsersService({ db, auth }: { db: Database; auth: AuthServi
       const ok = await verifyPassword(user?.passwordHash, password);
       if (!user || !ok) throw new AppError(401, 'Invalid email or password', 'INVALID_CREDENTIALS');
       return toUserInfo(user);
+    },
+
+    async adminList({ q, page, limit }) {
+      const where = q
+        ? or(ilike(users.name, `%${escapeLike(q)}%`), ilike(users.email, `%${escapeLike(q)}%`))
+        : undefined;
+      const rows = await db
+        .select({ user: users, total: sql<number>`count(*) over ()`.mapWith(Number) })
+        .from(users)
+        .where(where)
+        .orderBy(asc(users.name), asc(users.id))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      let total = rows[0]?.total;
+      if (total === undefined) {
+        const [counted] = await db
+          .select({ n: sql<number>`count(*)`.mapWith(Number) })
+          .from(users)
+          .where(where);
+        total = counted?.n ?? 0;
+      }
+      return {
+        users: rows.map((r) => toPublicUser(r.user)),
+        page,
+        totalPage: Math.max(1, Math.ceil(total / limit)),
+        total,
+      };
+    },
+
+    async adminGet(id) {
+      const [user] = await db.select().from(users).where(eq(users.id, id));
+      if (!user) throw userNotFound();
+      return toPublicUser(user);
+    },
+
+    async adminUpdate(actor, id, body) {
+      try {
+        return await db.transaction(async (tx) => {
+          const admins = await lockAdmins(tx);
+          // The caller may have been demoted or deleted while this request waited for the lock.
+          if (!admins.has(actor.id)) throw new AppError(403, 'Admin access only', 'ADMIN_ONLY');
+          const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+          if (!user) throw userNotFound();
+          if (user.isAdmin && !body.isAdmin) {
+            if (user.id === actor.id) {
+              throw new AppError(409, 'You cannot remove your own admin rights', 'SELF_DEMOTION');
+            }
+            if (admins.size <= 1) throw new AppError(409, 'The last admin cannot be demoted', 'LAST_ADMIN');
+          }
+          if (body.email !== user.email) {
+            const [taken] = await tx
+              .select({ id: users.id })
+              .from(users)
+              .where(and(eq(users.email, body.email), ne(users.id, id)));
+            if (taken) throw emailTaken();
+          }
+          const endsSessions = body.email !== user.email || body.isAdmin !== user.isAdmin;
+          const [updated] = await tx
+            .update(users)
+            .set({
+              name: body.name,
+              email: body.email,
+              isAdmin: body.isAdmin,
+              updatedAt: new Date(),
+              ...(endsSessions ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+            })
+            .where(eq(users.id, id))
+            .returning();
+          if (!updated) throw userNotFound();
+          await recordAudit(tx, {
+            actor: actor.id,
+            action: 'user.update',
+            targetType: 'user',
+            targetId: id,
+            before: auditView(user),
+            after: auditView(updated),
+          });
+          return toPublicUser(updated);
+        });
+      } catch (error) {
+        // Two admins giving two accounts the same e-mail at once: the unique index decides.
+        if (isUniqueViolation(error)) throw emailTaken();
+        throw error;
+      }
+    },
+
+    async adminDelete(actor, id) {
+      if (id === actor.id) {
+        throw new AppError(409, 'You cannot delete your own account', 'SELF_DELETION');
+      }
+      await db.transaction(async (tx) => {
+        const admins = await lockAdmins(tx);
+        if (!admins.has(actor.id)) throw new AppError(403, 'Admin access only', 'ADMIN_ONLY');
+        const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+        if (!user) throw userNotFound();
+        if (user.isAdmin && admins.size <= 1) {
+          throw new AppError(409, 'The last admin cannot be deleted', 'LAST_ADMIN');
+        }
+        // Orders keep the customer's name and e-mail snapshot; user_id goes NULL (FK on delete set null).
+        await tx.delete(users).where(eq(users.id, id));
+        await recordAudit(tx, {
+          actor: actor.id,
+          action: 'user.delete',
+          targetType: 'user',
+          targetId: id,
+          before: auditView(user),
+          after: null,
+        });
+      });
+    },
+
+    async adminAdd(actor, { name, email, password }) {
+      const passwordHash = await hashPassword(password);
+      return db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(users)
+          .values({ name, email, passwordHash })
+          .onConflictDoNothing({ target: users.email })
+          .returning();
+        if (!created) throw emailTaken();
+        await recordAudit(tx, {
+          actor: actor.id,
+          action: 'user.create',
+          targetType: 'user',
+          targetId: created.id,
+          before: null,
+          after: auditView(created),
+        });
+        return toPublicUser(created);
+      });
     },
   };
 }

@@ -1,0 +1,107 @@
+import { useId, useState, type FormEvent } from 'react';
+import { UpdateProductFields, type Product } from '@pixel-vault/shared';
+import { errorMessage } from '../../app/api';
+import { Modal } from '../../ui/Modal';
+import { useUpdateProductMutation } from './api';
+import { Field, TextAreaField } from './fields';
+import { ProductSearchList } from './ProductSearchList';
+
+function EditProductModal({ product, onClose }: { product: Product; onClose: () => void }) {
+  const [values, setValues] = useState({
+    productName: product.productName,
+    productPrice: String(product.productPrice),
+    stockQuantity: String(product.stockQuantity),
+    productDescription: product.productDescription,
+  });
+  const [errors, setErrors] = useState<string[]>([]);
+  const [updateProduct, { isLoading }] = useUpdateProductMutation();
+  const titleId = useId();
+  const set = (key: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const parsed = UpdateProductFields.safeParse(values);
+    if (!parsed.success) {
+      setErrors(parsed.error.issues.map((issue) => issue.message));
+      return;
+    }
+    try {
+      await updateProduct({ id: product._id, body: parsed.data }).unwrap();
+      onClose();
+    } catch (error) {
+      setErrors([errorMessage(error)]);
+    }
+  }
+
+  return (
+    <Modal onClose={onClose} labelledBy={titleId}>
+      <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4">
+        <h3 id={titleId} className="pixel-heading text-base text-lime-300">
+          Edit {product.productName}
+        </h3>
+        <Field label="Name" value={values.productName} onChange={set('productName')} required />
+        <Field
+          label="Price"
+          type="number"
+          step="0.01"
+          min="0"
+          value={values.productPrice}
+          onChange={set('productPrice')}
+          required
+        />
+        <Field
+          label="Stock Quantity"
+          type="number"
+          step="1"
+          min="0"
+          value={values.stockQuantity}
+          onChange={set('stockQuantity')}
+          required
+        />
+        <TextAreaField
+          label="Description"
+          value={values.productDescription}
+          onChange={set('productDescription')}
+          required
+        />
+        {errors.length > 0 && (
+          <ul role="alert" className="text-red-500">
+            {errors.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        )}
+        <div className="flex justify-end gap-3">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={isLoading}>
+            Save Changes
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function EditProductButton({ product }: { product: Product }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-secondary self-start"
+        aria-label={`Edit ${product.productName}`}
+        onClick={() => setEditing(true)}
+      >
+        Edit
+      </button>
+      {editing && <EditProductModal product={product} onClose={() => setEditing(false)} />}
+    </>
+  );
+}
+
+/** Update Product (spec section 2): name, price, stock and description in a modal that closes after saving. */
+export function UpdateProductSection() {
+  return <ProductSearchList action={(product) => <EditProductButton product={product} />} />;
+}

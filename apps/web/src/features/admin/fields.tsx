@@ -1,0 +1,126 @@
+import { useId, type InputHTMLAttributes } from 'react';
+
+const LABEL = 'text-sm font-semibold tracking-wide text-cyan-300 uppercase';
+
+type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'onChange' | 'value'> & {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+};
+
+/** A labelled input of the admin forms (visible label, visible focus). */
+export function Field({ label, value, onChange, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className={LABEL}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="field w-full"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        {...input}
+      />
+    </div>
+  );
+}
+
+export function TextAreaField({
+  label,
+  value,
+  onChange,
+  required,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  required?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className={LABEL}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        rows={4}
+        className="field w-full"
+        value={value}
+        required={required}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </div>
+  );
+}
+
+export function SelectField({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: readonly string[];
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className={LABEL}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="field w-full"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Pager for admin lists: shown only when there is more than one page. */
+export function Pager({
+  page,
+  totalPage,
+  onPage,
+}: {
+  page: number;
+  totalPage: number;
+  onPage: (page: number) => void;
+}) {
+  if (totalPage <= 1) return null;
+  return (
+    <nav aria-label="Pages" className="mt-6 flex items-center gap-3">
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
+        Previous
+      </button>
+      <span className="text-zinc-300">
+        Page {page} of {totalPage}
+      </span>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={page >= totalPage}
+        onClick={() => onPage(page + 1)}
+      >
+        Next
+      </button>
+    </nav>
+  );
+}

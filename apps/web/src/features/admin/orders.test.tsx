@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router';
+import type { Order } from '@pixel-vault/shared';
+import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
+import { LocationProbe } from '../../test/LocationProbe';
+import { renderWithProviders } from '../../test/render';
+import { makeOrder, paid } from '../orders/test-helpers';
+import AdminOrderPage from './AdminOrderPage';
+import { ManageOrdersSection } from './ManageOrdersSection';
+import { adminState, jsonBody } from './test-helpers';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+/** An in-memory admin order list whose delivery call really changes the order. */
+function serveOrders(initial: Order[]) {
+  let orders = initial;
+  const deliveries: unknown[] = [];
+  const mock = stubFetch(async (request, url) => {
+    if (url.pathname === '/api/orders/admin/vieworders') {
+      return jsonResponse({ orders, page: 1, totalPage: 1, total: orders.length });
+    }
+    const delivery = /^\/api\/orders\/([^/]+)\/delivery$/.exec(url.pathname);
+    if (delivery && request.method === 'PUT') {
+      deliveries.push(await jsonBody(request));
+      orders = orders.map((o) => (o._id === delivery[1] ? { ...o, isDelivered: true } : o));
+      return jsonResponse(orders.find((o) => o._id === delivery[1]));
+    }
+    const one = orders.find((o) => url.pathname === `/api/orders/${o._id}`);
+    return one ? jsonResponse(one) : jsonResponse({ message: 'Order not found' }, 404);
+  });
+  return { mock, deliveries };
+}
+
+describe('Manage Orders', () => {
+  it('shows each order with customer id or N/A, total, Paid/Unpaid, Delivered/Not Delivered and a details link', async () => {
+    const unpaid = makeOrder({ user: 'cust-42', totalPrice: 59.9 });
+    const delivered = paid(makeOrder({ user: null, totalPrice: 12 }), { isDelivered: true });
+    serveOrders([unpaid, delivered]);
+    renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    const cards = within(await screen.findByRole('list', { name: 'Orders' })).getAllByRole('listitem');
+
+    const first = within(cards[0]!);
+    expect(first.getByText(unpaid._id)).toBeInTheDocument();
+    expect(first.getByText('cust-42')).toBeInTheDocument();
+    expect(first.getByText('$59.90', { exact: false })).toBeInTheDocument();
+    expect(first.getByText('Unpaid')).toBeInTheDocument();
+    expect(first.getByText('Not Delivered')).toBeInTheDocument();
+    expect(first.getByRole('link', { name: 'View Details' })).toHaveAttribute(
+      'href',
+      `/admin/order/${unpaid._id}`,
+    );
+    // Unpaid: the button is there but disabled, with the reason.
+    expect(first.getByRole('button', { name: 'Mark as Delivered' })).toBeDisabled();
+    expect(first.getByText('Only paid orders can be delivered')).toBeInTheDocument();
+
+    const second = within(cards[1]!);
+    expect(second.getByText('N/A')).toBeInTheDocument();
+    expect(second.getByText('Paid')).toBeInTheDocument();
+    expect(second.getByText('Delivered')).toBeInTheDocument();
+    expect(second.queryByRole('button', { name: 'Mark as Delivered' })).not.toBeInTheDocument();
+  });
+
+  it('marks a paid order delivered with { isDelivered: true } and the list reloads', async () => {
+    const order = paid(makeOrder({ user: 'cust-1' }));
+    const { mock, deliveries } = serveOrders([order]);
+    const user = userEvent.setup();
+    renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    await user.click(await screen.findByRole('button', { name: 'Mark as Delivered' }));
+    expect(await screen.findByText('Delivered')).toBeInTheDocument();
+    expect(deliveries).toEqual([{ isDelivered: true }]);
+    expect(screen.queryByRole('button', { name: 'Mark as Delivered' })).not.toBeInTheDocument();
+    expect(calledUrls(mock).filter((u) => u.startsWith('/api/orders/admin/vieworders'))).toHaveLength(2);
+  });
+
+  it("says 'No orders found' and 'Error loading orders: {message}'", async () => {
+    serveOrders([]);
+    const { unmount } = renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    expect(await screen.findByText('No orders found')).toBeInTheDocument();
+    unmount();
+
+    stubFetch(() => jsonResponse({ message: 'Database is down' }, 500));
+    renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error loading orders: Database is down');
+  });
+
+  it('pages through the orders when there is more than one page', async () => {
+    const first = makeOrder();
+    const second = makeOrder();
+    const mock = stubFetch((_req, url) => {
+      const page = Number(url.searchParams.get('page') ?? '1');
+      return jsonResponse({ orders: [page === 1 ? first : second], page, totalPage: 2, total: 2 });
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    expect(await screen.findByText(first._id)).toBeInTheDocument();
+    expect(screen.getByText('Page 1 of 2')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText(second._id)).toBeInTheDocument();
+    expect(screen.queryByText(first._id)).not.toBeInTheDocument();
+    expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?page=2');
+  });
+
+  it('shows no pager for a single page', async () => {
+    serveOrders([makeOrder()]);
+    renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    await screen.findByRole('list', { name: 'Orders' });
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).not.toBeInTheDocument();
+  });
+
+  it('searches by order id with the server q parameter', async () => {
+    const { mock } = serveOrders([makeOrder()]);
+    const user = userEvent.setup();
+    renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    await screen.findByRole('list', { name: 'Orders' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search by order id' }), 'abc1');
+    await waitFor(() => expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?q=abc1'));
+  });
+});
+
+describe('AdminOrderPage', () => {
+  function renderAt(order: Order) {
+    return renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/admin/order/:orderId" element={<AdminOrderPage />} />
+          <Route path="/admin/dashboard" element={<p>Dashboard</p>} />
+        </Routes>
+        <LocationProbe />
+      </>,
+      { route: `/admin/order/${order._id}`, preloadedState: adminState },
+    );
+  }
+
+  it("shows 'Not available' for a missing customer e-mail and goes 'Back to Admin Dashboard'", async () => {
+    const order = makeOrder({ user: null });
+    serveOrders([order]);
+    const user = userEvent.setup();
+    renderAt(order);
+    const email = await screen.findByText('Customer Email', { selector: 'dt' });
+    expect(email.nextElementSibling).toHaveTextContent('Not available');
+    expect(screen.getByText('Payment Status', { selector: 'dt' })).toBeInTheDocument();
+    expect(screen.getByText('Delivery Status', { selector: 'dt' })).toBeInTheDocument();
+    // Unpaid: no delivery button on the detail page.
+    expect(screen.queryByRole('button', { name: 'Mark as Delivered' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Back to Admin Dashboard' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/dashboard');
+  });
+
+  it('marks a paid order delivered from its detail page, which then reloads', async () => {
+    const order = paid(makeOrder());
+    const { deliveries } = serveOrders([order]);
+    const user = userEvent.setup();
+    renderAt(order);
+    expect(await screen.findByText('ada@example.com')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Mark as Delivered' }));
+    await waitFor(() =>
+      expect(screen.getByText('Delivery Status', { selector: 'dt' }).nextElementSibling).toHaveTextContent(
+        'Delivered',
+      ),
+    );
+    expect(deliveries).toEqual([{ isDelivered: true }]);
+    expect(screen.queryByRole('button', { name: 'Mark as Delivered' })).not.toBeInTheDocument();
+  });
+});

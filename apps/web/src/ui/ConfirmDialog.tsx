@@ -1,0 +1,40 @@
+import { useId } from 'react';
+import { Modal } from './Modal';
+
+export interface ConfirmDialogProps {
+  /** The question, e.g. 'Are you sure you want to delete this product?'. */
+  message: string;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  /** Disables the confirm button while the action runs. */
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** An accessible yes/no question in the app's Modal (focus trap, Escape cancels), instead of window.confirm. */
+export function ConfirmDialog({
+  message,
+  confirmLabel = 'Delete',
+  cancelLabel = 'Cancel',
+  busy = false,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
+  const titleId = useId();
+  return (
+    <Modal onClose={onCancel} labelledBy={titleId}>
+      <p id={titleId} className="mb-6 text-lg text-zinc-100">
+        {message}
+      </p>
+      <div className="flex justify-end gap-3">
+        <button type="button" className="btn btn-secondary" onClick={onCancel}>
+          {cancelLabel}
+        </button>
+        <button type="button" className="btn btn-primary" onClick={onConfirm} disabled={busy}>
+          {confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}
