@@ -1,7 +1,8 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { AuditEntry, AuditQuery } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
 import { auditLog, users } from '../../db/schema/index.js';
+import { pageTotals, windowTotal } from '../../lib/paging.js';
 
 export interface AuditPage {
   entries: AuditEntry[];
@@ -22,18 +23,14 @@ export function createAuditService({ db }: { db: Database }): AuditService {
           entry: auditLog,
           actorName: users.name,
           actorEmail: users.email,
-          total: sql<number>`count(*) over ()`.mapWith(Number),
+          total: windowTotal(),
         })
         .from(auditLog)
         .leftJoin(users, eq(users.id, auditLog.actorUserId))
         .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
         .limit(limit)
         .offset((page - 1) * limit);
-      let total = rows[0]?.total;
-      if (total === undefined) {
-        const [counted] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(auditLog);
-        total = counted?.n ?? 0;
-      }
+      const { total, totalPage } = await pageTotals(db, rows, { from: auditLog }, limit);
       return {
         entries: rows.map(({ entry, actorName, actorEmail }) => ({
           _id: entry.id,
@@ -49,7 +46,7 @@ export function createAuditService({ db }: { db: Database }): AuditService {
           createdAt: entry.createdAt.toISOString(),
         })),
         page,
-        totalPage: Math.max(1, Math.ceil(total / limit)),
+        totalPage,
         total,
       };
     },

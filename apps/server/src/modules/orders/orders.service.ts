@@ -11,6 +11,7 @@ import { type Database, type Transaction, queryRows } from '../../db/client.js';
 import { type OrderRow, orderItems, orders, payments, products, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { pageTotals, windowTotal } from '../../lib/paging.js';
 import { enqueueMail } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
@@ -311,20 +312,13 @@ export function createOrdersService({
       if (!ID_PREFIX.test(prefix)) return { orders: [], page, totalPage: 1, total: 0 };
       const where = prefix ? sql`${orders.id}::text like ${`${prefix}%`}` : undefined;
       const rows = await db
-        .select({ order: orders, total: sql<number>`count(*) over ()`.mapWith(Number) })
+        .select({ order: orders, total: windowTotal() })
         .from(orders)
         .where(where)
         .orderBy(desc(orders.createdAt), desc(orders.id))
         .limit(limit)
         .offset((page - 1) * limit);
-      let total = rows[0]?.total;
-      if (total === undefined) {
-        const [counted] = await db
-          .select({ n: sql<number>`count(*)`.mapWith(Number) })
-          .from(orders)
-          .where(where);
-        total = counted?.n ?? 0;
-      }
+      const { total, totalPage } = await pageTotals(db, rows, { from: orders, where }, limit);
       const dtos = await toOrderDtos(
         db,
         rows.map((r) => r.order),
@@ -333,7 +327,7 @@ export function createOrdersService({
         // The admin list names the customer by id only (spec section 3).
         orders: dtos.map((dto, i) => ({ ...dto, user: rows[i]?.order.userId ?? null })),
         page,
-        totalPage: Math.max(1, Math.ceil(total / limit)),
+        totalPage,
         total,
       };
     },

@@ -14,6 +14,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { type ProductRow, productImages, productReviews, products } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { notFound } from '../../lib/errors.js';
+import { pageTotals, windowTotal } from '../../lib/paging.js';
 import type { Storage } from '../../lib/storage.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { processImages, storeImages } from './products.images.js';
@@ -203,26 +204,18 @@ export function createProductsService({
     const where = and(...conditions);
 
     const rows = await db
-      .select({ ...productColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .select({ ...productColumns, total: windowTotal() })
       .from(products)
       .where(where)
       .orderBy(asc(products.name), asc(products.id))
       .limit(limit)
       .offset((page - 1) * limit);
 
-    let total = rows[0]?.total;
-    if (total === undefined) {
-      // A page past the end has no row to carry the window count.
-      const [counted] = await db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(products)
-        .where(where);
-      total = counted?.n ?? 0;
-    }
+    const { total, totalPage } = await pageTotals(db, rows, { from: products, where }, limit);
     return {
       products: rows.map(toProductDto),
       page,
-      totalPage: Math.max(1, Math.ceil(total / limit)),
+      totalPage,
       total,
     };
   }

@@ -12,6 +12,7 @@ import type { Database, Transaction } from '../../db/client.js';
 import { type UserRow, users } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { pageTotals, windowTotal } from '../../lib/paging.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { escapeLike } from '../products/products.service.js';
@@ -111,24 +112,17 @@ export function createUsersService({ db, auth }: { db: Database; auth: AuthServi
         ? or(ilike(users.name, `%${escapeLike(q)}%`), ilike(users.email, `%${escapeLike(q)}%`))
         : undefined;
       const rows = await db
-        .select({ user: users, total: sql<number>`count(*) over ()`.mapWith(Number) })
+        .select({ user: users, total: windowTotal() })
         .from(users)
         .where(where)
         .orderBy(asc(users.name), asc(users.id))
         .limit(limit)
         .offset((page - 1) * limit);
-      let total = rows[0]?.total;
-      if (total === undefined) {
-        const [counted] = await db
-          .select({ n: sql<number>`count(*)`.mapWith(Number) })
-          .from(users)
-          .where(where);
-        total = counted?.n ?? 0;
-      }
+      const { total, totalPage } = await pageTotals(db, rows, { from: users, where }, limit);
       return {
         users: rows.map((r) => toPublicUser(r.user)),
         page,
-        totalPage: Math.max(1, Math.ceil(total / limit)),
+        totalPage,
         total,
       };
     },
