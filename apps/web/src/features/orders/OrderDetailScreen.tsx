@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import type { Order } from '@pixel-vault/shared';
+import { errorMessage } from '../../app/api';
+import { ErrorLine } from '../../ui/ErrorLine';
+import { Spinner } from '../../ui/Spinner';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { useGetOrderQuery } from './api';
+import { OrderDetails } from './OrderDetails';
+
+/**
+ * One order read in full (spec section 2: order detail and admin order detail): loading, error and
+ * 'No order details available.' states, a back button, and optional actions under the details.
+ */
+export function OrderDetailScreen({
+  back,
+  actions,
+}: {
+  back: { to: string; label: string };
+  actions?: (order: Order) => ReactNode;
+}) {
+  useDocumentTitle('Order Details');
+  const { orderId = '' } = useParams();
+  const navigate = useNavigate();
+  const { data: order, error, isLoading } = useGetOrderQuery(orderId, { skip: !orderId });
+
+  return (
+    <section className="mx-auto max-w-5xl px-4 py-10">
+      <button type="button" className="btn btn-secondary mb-6" onClick={() => void navigate(back.to)}>
+        {back.label}
+      </button>
+      <h1 className="pixel-heading mb-6 text-xl text-lime-300 sm:text-2xl">Order Details</h1>
+      {isLoading ? (
+        <Spinner label="Loading order" />
+      ) : error ? (
+        <ErrorLine message={errorMessage(error)} />
+      ) : order ? (
+        <div className="flex flex-col gap-6">
+          <OrderDetails order={order} />
+          {actions?.(order)}
+        </div>
+      ) : (
+        <p className="text-zinc-300">No order details available.</p>
+      )}
+    </section>
+  );
+}
