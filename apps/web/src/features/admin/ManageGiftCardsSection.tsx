@@ -11,6 +11,7 @@ import {
   useGetGiftCardsQuery,
 } from './api';
 import { Field } from './fields';
+import { validateAndSend } from './submit';
 
 export const GIFT_CARD_SUCCESS = 'Action completed successfully!';
 export const CONFIRM_DELETE_GIFT_CARD = 'Are you sure you want to delete this gift card?';
@@ -19,9 +20,6 @@ const SUCCESS_MS = 3000;
 type Outcome = { kind: 'success' } | { kind: 'error'; message: string } | null;
 
 /** Shared first-issue message of a zod check, as the server would answer it. */
-function firstIssue(result: { success: boolean; error?: { issues: { message: string }[] } }): string {
-  return result.error?.issues[0]?.message ?? 'Invalid input';
-}
 
 function GiftCardItem({ card, onOutcome }: { card: GiftCard; onOutcome: (outcome: Outcome) => void }) {
   const [amount, setAmount] = useState('');
@@ -31,18 +29,14 @@ function GiftCardItem({ card, onOutcome }: { card: GiftCard; onOutcome: (outcome
 
   async function onAddBalance(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = AddBalanceBody.safeParse({ amount: amount.trim() === '' ? Number.NaN : Number(amount) });
-    if (!parsed.success) {
-      onOutcome({ kind: 'error', message: firstIssue(parsed) });
-      return;
-    }
-    try {
-      await addBalance({ id: card._id, body: parsed.data }).unwrap();
-      setAmount('');
-      onOutcome({ kind: 'success' });
-    } catch (error) {
-      onOutcome({ kind: 'error', message: errorMessage(error) });
-    }
+    const [problem] = await validateAndSend(
+      AddBalanceBody,
+      { amount: amount.trim() === '' ? Number.NaN : Number(amount) },
+      (body) => addBalance({ id: card._id, body }).unwrap(),
+    );
+    if (problem) return onOutcome({ kind: 'error', message: problem });
+    setAmount('');
+    onOutcome({ kind: 'success' });
   }
 
   async function onDelete() {
@@ -107,22 +101,15 @@ export function ManageGiftCardsSection() {
 
   async function onCreate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = CreateGiftCardBody.safeParse({
-      code,
-      balance: balance.trim() === '' ? Number.NaN : Number(balance),
-    });
-    if (!parsed.success) {
-      setOutcome({ kind: 'error', message: firstIssue(parsed) });
-      return;
-    }
-    try {
-      await createCard(parsed.data).unwrap();
-      setCode('');
-      setBalance('');
-      setOutcome({ kind: 'success' });
-    } catch (err) {
-      setOutcome({ kind: 'error', message: errorMessage(err) });
-    }
+    const [problem] = await validateAndSend(
+      CreateGiftCardBody,
+      { code, balance: balance.trim() === '' ? Number.NaN : Number(balance) },
+      (body) => createCard(body).unwrap(),
+    );
+    if (problem) return setOutcome({ kind: 'error', message: problem });
+    setCode('');
+    setBalance('');
+    setOutcome({ kind: 'success' });
   }
 
   return (

@@ -14,6 +14,7 @@ import {
 } from './api';
 import { Field } from './fields';
 import { SearchBox, useDebouncedValue } from './SearchBox';
+import { validateAndSend } from './submit';
 
 export const CONFIRM_DELETE_USER = 'Are you sure you want to delete this user?';
 
@@ -37,18 +38,10 @@ function AddUserForm() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = AdminAddUserBody.safeParse(values);
-    if (!parsed.success) {
-      setErrors(parsed.error.issues.map((issue) => issue.message));
-      return;
-    }
     setErrors([]);
-    try {
-      await addUser(parsed.data).unwrap();
-      setValues({ name: '', email: '', password: '' });
-    } catch (error) {
-      setErrors([errorMessage(error)]);
-    }
+    const problems = await validateAndSend(AdminAddUserBody, values, (body) => addUser(body).unwrap());
+    setErrors(problems);
+    if (problems.length === 0) setValues({ name: '', email: '', password: '' });
   }
 
   return (
@@ -98,17 +91,11 @@ function EditUserModal({ user, onClose }: { user: PublicUser; onClose: () => voi
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = AdminUpdateUserBody.safeParse({ name, email, isAdmin });
-    if (!parsed.success) {
-      setErrors(parsed.error.issues.map((issue) => issue.message));
-      return;
-    }
-    try {
-      await updateUser({ id: user._id, body: parsed.data }).unwrap();
-      onClose();
-    } catch (error) {
-      setErrors([errorMessage(error)]);
-    }
+    const problems = await validateAndSend(AdminUpdateUserBody, { name, email, isAdmin }, (body) =>
+      updateUser({ id: user._id, body }).unwrap(),
+    );
+    if (problems.length > 0) setErrors(problems);
+    else onClose();
   }
 
   return (

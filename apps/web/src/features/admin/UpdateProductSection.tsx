@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { UpdateProductFields, type Product } from '@pixel-vault/shared';
-import { errorMessage } from '../../app/api';
 import { Modal } from '../../ui/Modal';
 import { useUpdateProductMutation } from './api';
 import { Field, TextAreaField } from './fields';
 import { ProductSearchList } from './ProductSearchList';
+import { validateAndSend } from './submit';
 
 function EditProductModal({ product, onClose }: { product: Product; onClose: () => void }) {
   const [values, setValues] = useState({
@@ -20,17 +20,11 @@ function EditProductModal({ product, onClose }: { product: Product; onClose: () 
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = UpdateProductFields.safeParse(values);
-    if (!parsed.success) {
-      setErrors(parsed.error.issues.map((issue) => issue.message));
-      return;
-    }
-    try {
-      await updateProduct({ id: product._id, body: parsed.data }).unwrap();
-      onClose();
-    } catch (error) {
-      setErrors([errorMessage(error)]);
-    }
+    const problems = await validateAndSend(UpdateProductFields, values, (body) =>
+      updateProduct({ id: product._id, body }).unwrap(),
+    );
+    if (problems.length > 0) setErrors(problems);
+    else onClose();
   }
 
   return (
