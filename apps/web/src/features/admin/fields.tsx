@@ -1,6 +1,5 @@
-import { useId, type InputHTMLAttributes } from 'react';
-
-const LABEL = 'text-sm font-semibold tracking-wide text-cyan-300 uppercase';
+import type { InputHTMLAttributes } from 'react';
+import { LabelledField } from '../../ui/LabelledField';
 
 type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'onChange' | 'value'> & {
   label: string;
@@ -10,20 +9,18 @@ type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'
 
 /** A labelled input of the admin forms (visible label, visible focus). */
 export function Field({ label, value, onChange, ...input }: FieldProps) {
-  const id = useId();
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className={LABEL}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className="field w-full"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        {...input}
-      />
-    </div>
+    <LabelledField label={label}>
+      {({ id }) => (
+        <input
+          id={id}
+          className="field w-full"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          {...input}
+        />
+      )}
+    </LabelledField>
   );
 }
 
@@ -38,21 +35,19 @@ export function TextAreaField({
   onChange: (value: string) => void;
   required?: boolean;
 }) {
-  const id = useId();
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className={LABEL}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        rows={4}
-        className="field w-full"
-        value={value}
-        required={required}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </div>
+    <LabelledField label={label}>
+      {({ id }) => (
+        <textarea
+          id={id}
+          rows={4}
+          className="field w-full"
+          value={value}
+          required={required}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </LabelledField>
   );
 }
 
@@ -67,25 +62,23 @@ export function SelectField({
   onChange: (value: string) => void;
   options: readonly string[];
 }) {
-  const id = useId();
   return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className={LABEL}>
-        {label}
-      </label>
-      <select
-        id={id}
-        className="field w-full"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-    </div>
+    <LabelledField label={label}>
+      {({ id }) => (
+        <select
+          id={id}
+          className="field w-full"
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        >
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      )}
+    </LabelledField>
   );
 }
 

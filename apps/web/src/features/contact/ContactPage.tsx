@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ContactBody } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useSendContactMessageMutation } from './api';
 import { SocialLinks } from '../../ui/SocialLinks';
+import { LabelledField } from '../../ui/LabelledField';
 import { SHOP_ADDRESS, SHOP_EMAIL } from './contactInfo';
 
 const SENT = 'Message sent. Wait to hear back from us.';
@@ -18,18 +19,6 @@ type Outcome =
 /** `.field`, `.btn`, `.pixel-heading` are the app's theme classes (src/index.css). */
 const fieldClass = 'field w-full bg-zinc-950';
 const sideHeading = 'pixel-heading mb-3 text-xs text-fuchsia-300';
-
-function Field({ label, children }: { label: string; children: (id: string) => ReactNode }) {
-  const id = useId();
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-semibold tracking-wide text-cyan-300 uppercase">
-        {label}
-      </label>
-      {children(id)}
-    </div>
-  );
-}
 
 /** /contact (spec section 2): Name, Email, Message, all required; 'Send Message'. */
 export default function ContactPage() {
@@ -71,8 +60,8 @@ export default function ContactPage() {
           aria-label="Contact form"
           className="flex flex-col gap-4 border-2 border-fuchsia-500 bg-zinc-900 p-6 shadow-[6px_6px_0_0_#22d3ee] md:col-span-3"
         >
-          <Field label="Name">
-            {(id) => (
+          <LabelledField label="Name">
+            {({ id }) => (
               <input
                 id={id}
                 name="from_name"
@@ -83,9 +72,9 @@ export default function ContactPage() {
                 className={fieldClass}
               />
             )}
-          </Field>
-          <Field label="Email">
-            {(id) => (
+          </LabelledField>
+          <LabelledField label="Email">
+            {({ id }) => (
               <input
                 id={id}
                 type="email"
@@ -97,9 +86,9 @@ export default function ContactPage() {
                 className={fieldClass}
               />
             )}
-          </Field>
-          <Field label="Message">
-            {(id) => (
+          </LabelledField>
+          <LabelledField label="Message">
+            {({ id }) => (
               <textarea
                 id={id}
                 name="message"
@@ -110,7 +99,7 @@ export default function ContactPage() {
                 className={`${fieldClass} resize-y`}
               />
             )}
-          </Field>
+          </LabelledField>
           <button type="submit" disabled={isLoading} className="btn btn-primary mt-2">
             {isLoading ? 'Sending...' : 'Send Message'}
           </button>
