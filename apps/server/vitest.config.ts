@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Tests run the shared package from its TypeScript source, so `npm test` needs no build first.
+  // Node-environment tests resolve through the SSR settings, not the top-level ones.
   resolve: { conditions: ['source'] },
+  ssr: { resolve: { conditions: ['source'] } },
   test: {
     name: 'server',
     environment: 'node',
