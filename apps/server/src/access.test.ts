@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access, RouteAccess } from './lib/access.js';
 import { type TestContext, createTestContext } from './test/context.js';
-import { insertUser } from './test/factories.js';
+import { products } from './db/schema/index.js';
+import { insertProduct, insertUser } from './test/factories.js';
 
 /**
  * Every /api route the server registers, called as visitor, customer, another customer and admin,
@@ -33,7 +35,6 @@ const EXPECTED_ADMIN_ROUTES = [
   'PUT /api/giftcards/admin/:id/add-balance',
   'DELETE /api/giftcards/admin/delete/:id',
   'POST /api/products/add-new',
-  'PUT /api/products/update/:id',
   'DELETE /api/products/delete/:id',
 ];
 
@@ -57,6 +58,37 @@ describe('access control of every /api route', () => {
   it('declares the admin routes as admin-only', () => {
     const table = new Map(routes.map((r) => [`${r.method} ${r.url}`, r.access]));
     for (const route of EXPECTED_ADMIN_ROUTES) expect(table.get(route), route).toBe('admin');
+  });
+
+  it('lets a customer send only the stock update of the spec checkout, which writes nothing', async () => {
+    const table = new Map(routes.map((r) => [`${r.method} ${r.url}`, r.access]));
+    expect(table.get('PUT /api/products/update/:id')).toBe('user');
+    const product = await insertProduct(ctx.db, { name: 'Stocked', priceCents: 1000, stock: 7 });
+    const update = (caller: Caller, payload: object) =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: `/api/products/update/${product.id}`,
+        headers: headers[caller],
+        payload,
+      });
+    const echo = await update('customer', { stockQuantity: 0 });
+    expect(echo.statusCode).toBe(200);
+    expect(echo.json()).toMatchObject({ _id: product.id, stockQuantity: 7, productPrice: 10 });
+    for (const payload of [
+      { productPrice: 0.01 },
+      { stockQuantity: 0, productPrice: 0.01 },
+      { productName: 'Mine now' },
+      { stockQuantity: 0, productCategory: 'puzzles' },
+    ]) {
+      const res = await update('customer', payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(403);
+      expect(res.json()).toMatchObject({ message: 'Admin access only' });
+    }
+    expect((await update('visitor', { stockQuantity: 0 })).statusCode).toBe(401);
+    const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+    expect(row).toMatchObject({ stock: 7, priceCents: 1000, name: 'Stocked', category: 'retro-games' });
+    // An admin's stock-only update still writes.
+    expect((await update('admin', { stockQuantity: 3 })).json()).toMatchObject({ stockQuantity: 3 });
   });
 
   it('answers each route as its declared access says, for every kind of caller', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import fastifyCompress from '@fastify/compress';
+import fastifyCors from '@fastify/cors';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, {
   type FastifyBaseLogger,
@@ -16,8 +17,9 @@ import type { Database } from './db/client.js';
 import { installAccessControl } from './lib/access.js';
 import { AppError, errorHandler } from './lib/errors.js';
 import type { App, RateLimit } from './lib/http.js';
-import { apiSecurityHeaders, securityHeaders } from './lib/security-headers.js';
+import { apiSecurityHeaders, helmetOptions, securityHeaders } from './lib/security-headers.js';
 import type { Storage } from './lib/storage.js';
+import { publicUrls } from './lib/urls.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { type AuditService, createAuditService } from './modules/audit/audit.service.js';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.js';
@@ -132,6 +134,27 @@ class OneLineRequestLog extends LogController {
 }
 
 /**
+ * A front end on another origin (issue 8; spec section 7: "Base is the backend API host"). Only the
+ * listed origins, never `*`, and no cookies: calls carry a bearer token, which a page of another
+ * origin can only send if it already holds it. Unlisted origins get no grant at all.
+ */
+function corsOptions(origins: string[]) {
+  const allowed = new Set(origins);
+  return {
+    origin: (origin: string | undefined, callback: (error: Error | null, allow: boolean) => void) =>
+      callback(null, origin !== undefined && allowed.has(origin)),
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-None-Match'],
+    exposedHeaders: ['ETag', 'X-Request-Id', 'Retry-After'],
+    credentials: false,
+    maxAge: 600,
+    strictPreflight: true,
+    hideOptionsRoute: true,
+    logLevel: 'silent' as const,
+  };
+}
+
+/**
  * The HTTP application: every route, hook and plugin, wired to the given dependencies. It never
  * listens (main.ts does), so tests drive it with inject().
  */
@@ -172,9 +195,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const auth = createAuthService({ db, jwtSecret: config.jwtSecret });
+  const publicUrl = publicUrls(config.publicUrl);
   const products = createProductsService({
     db,
     storage: deps.storage,
+    publicUrl,
     ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
   });
   const orders = createOrdersService({
@@ -182,8 +207,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     products,
     mailer: deps.mailer,
     holdMinutes: config.orderHoldMinutes,
+    publicUrl,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
+  const giftCards = createGiftCardsService({ db, orders, attemptLimit: limits.giftCardCheck });
   const provider =
     deps.paymentProvider ??
     (config.paypal
@@ -195,21 +222,38 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     products,
     contact: createContactService({ db, mailer: deps.mailer, contactTo: config.contactTo }),
     orders,
-    giftCards: createGiftCardsService({ db, orders, attemptLimit: limits.giftCardCheck }),
-    payments: createPaymentsService({ db, orders, provider, log: app.log.child({ module: 'payments' }) }),
+    giftCards,
+    payments: createPaymentsService({
+      db,
+      orders,
+      giftCards,
+      provider,
+      log: app.log.child({ module: 'payments' }),
+    }),
     audit: createAuditService({ db }),
   };
   app.decorate('services', services);
 
   // First hook, so refusals (401, 429, ...) carry the headers too.
-  const pageHeaders = securityHeaders();
+  const pageHeaders = securityHeaders(
+    helmetOptions(config.publicUrl ? [new URL(config.publicUrl).origin] : []),
+  );
   const apiHeaders = apiSecurityHeaders(pageHeaders);
+  // Product images may be shown by a front end on another origin (issue 8): `<img>` across origins.
+  const uploadHeaders = { ...pageHeaders, 'cross-origin-resource-policy': 'cross-origin' };
   // Plain callback hook: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
+    const url = request.url;
+    reply.headers(
+      url.startsWith('/api/') ? apiHeaders : url.startsWith('/uploads/') ? uploadHeaders : pageHeaders,
+    );
     reply.header('x-request-id', request.id);
     done();
   });
+
+  // Before access control, so a preflight (OPTIONS, no token) is answered, and a refusal (401, 429)
+  // still carries the grant its page needs to read the message.
+  if (config.corsOrigins.length > 0) await app.register(fastifyCors, corsOptions(config.corsOrigins));
 
   installAccessControl(app, auth.authenticate);
 

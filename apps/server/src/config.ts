@@ -26,6 +26,10 @@ export interface Config {
   logLevel: LogLevel;
   webDistDir: string;
   trustProxy: TrustProxy;
+  /** Other origins whose pages may call the API (CORS_ORIGINS); empty = same origin only. */
+  corsOrigins: string[];
+  /** Where the shop is reached from outside, without a trailing slash (PUBLIC_URL); unset = relative URLs. */
+  publicUrl: string | undefined;
   uploadsDir: string;
   mailDir: string;
   pgliteDir: string;
@@ -131,6 +135,16 @@ const EnvSchema = z.object({
       .refine((v) => /^https?:\/\/./.test(v) && URL.canParse(v), { message: 'must be an http(s):// URL' }),
   ),
   PAYPAL_WEBHOOK_ID: optional(z.string().trim()),
+  CORS_ORIGINS: optional(z.string().trim()),
+  PUBLIC_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => /^https?:\/\/[^/?#]/.test(v) && URL.canParse(v) && !/[?#]/.test(v), {
+        message: 'must be an http(s):// URL without query or fragment, e.g. https://shop.example.com',
+      })
+      .transform((v) => v.replace(/\/+$/, '')),
+  ),
 });
 
 function parseTrustProxy(value: string | undefined): TrustProxy | Error {
@@ -145,6 +159,32 @@ function parseTrustProxy(value: string | undefined): TrustProxy | Error {
     .filter(Boolean);
   if (list.length > 0 && list.every((s) => /^[0-9a-fA-F.:/]+$/.test(s) || s === 'loopback')) return list;
   return new Error('must be true, false, a hop count or a comma-separated list of proxy addresses');
+}
+
+/**
+ * `https://a.example, http://localhost:5173` -> exact origins (scheme, host, port; no path). `*` is
+ * refused: the API answers with bearer tokens, and a shop owner should name who may call it.
+ */
+function parseCorsOrigins(value: string | undefined): string[] | Error {
+  if (value === undefined) return [];
+  const origins: string[] = [];
+  for (const item of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (item === '*') return new Error('"*" is not allowed: list each origin, e.g. https://app.example.com');
+    const url = URL.canParse(item) ? new URL(item) : null;
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      // Scheme and host compare without case (browsers send them lower-case); nothing else may follow.
+      url.origin.toLowerCase() !== item.replace(/\/$/, '').toLowerCase()
+    ) {
+      return new Error(`"${item}" is not an origin: use scheme://host[:port], e.g. https://app.example.com`);
+    }
+    if (!origins.includes(url.origin)) origins.push(url.origin);
+  }
+  return origins;
 }
 
 /**
@@ -182,12 +222,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     typeof env.TRUST_PROXY === 'string' && env.TRUST_PROXY.trim() !== '' ? env.TRUST_PROXY.trim() : undefined,
   );
   if (trustProxy instanceof Error) problems.push(`TRUST_PROXY: ${trustProxy.message}`);
+  const corsOrigins = parseCorsOrigins(
+    typeof env.CORS_ORIGINS === 'string' && env.CORS_ORIGINS.trim() !== '' ? env.CORS_ORIGINS : undefined,
+  );
+  if (corsOrigins instanceof Error) problems.push(`CORS_ORIGINS: ${corsOrigins.message}`);
   if (parsed.success && Boolean(parsed.data.PAYPAL_CLIENT_ID) !== Boolean(parsed.data.PAYPAL_CLIENT_SECRET)) {
     problems.push(
       'PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: set both for PayPal, or neither for demo payments',
     );
   }
-  if (!parsed.success || trustProxy instanceof Error || problems.length > 0) {
+  if (!parsed.success || trustProxy instanceof Error || corsOrigins instanceof Error || problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
 
@@ -212,6 +256,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL ?? 'info',
     webDistDir: e.WEB_DIST_DIR ? path.resolve(base, e.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     trustProxy,
+    corsOrigins,
+    publicUrl: e.PUBLIC_URL,
     uploadsDir: path.join(dataDir, 'uploads'),
     mailDir: path.join(dataDir, 'mail'),
     pgliteDir: path.join(dataDir, 'db'),

@@ -2,6 +2,8 @@
 export interface ApiErrorBody {
   message: string;
   code?: string;
+  /** On 402 `PAYMENT_INCOMPLETE`: what is still to pay, in dollars. */
+  amountDue?: number;
 }
 
 /** The text that makes the web app log out (spec section 6, including the misspelling it checks). */

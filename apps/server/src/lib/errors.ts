@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly code?: string,
+    /** Facts a client may act on, sent beside `message` (e.g. `amountDue` on a 402). */
+    readonly details?: Pick<ApiErrorBody, 'amountDue'>,
   ) {
     super(message);
     this.name = 'AppError';
@@ -15,6 +17,14 @@ export class AppError extends Error {
 }
 
 export const notFound = (message = 'Not found') => new AppError(404, message, 'NOT_FOUND');
+
+/** A PostgreSQL unique violation (23505), however deep the driver wrapped it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
 
 /** Fastify's own 4xx errors, reworded for a person. Anything not listed keeps fastify's message. */
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {
@@ -30,6 +40,7 @@ function toErrorBody(error: FastifyError | AppError | Error): { status: number; 
   if (error instanceof AppError) {
     const body: ApiErrorBody = { message: error.message };
     if (error.code) body.code = error.code;
+    if (error.details) Object.assign(body, error.details);
     return { status: error.statusCode, body };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { escapeHtml } from './html.js';
-import { securityHeaders } from './security-headers.js';
+import { helmetOptions, securityHeaders } from './security-headers.js';
 import { LocalDiskStorage, contentHash8 } from './storage.js';
 
 describe('escapeHtml', () => {
@@ -57,5 +57,12 @@ describe('securityHeaders', () => {
     expect(headers['content-security-policy']).toContain("script-src 'self' https://www.paypal.com");
     expect(headers['x-powered-by']).toBeUndefined();
     expect(Object.keys(headers).every((k) => k === k.toLowerCase())).toBe(true);
+  });
+
+  it('lets pages show images from the PUBLIC_URL origin, and only adds to the image sources', () => {
+    const base = securityHeaders()['content-security-policy'] ?? '';
+    const csp = securityHeaders(helmetOptions(['https://api.example.com']))['content-security-policy'] ?? '';
+    expect(csp).toMatch(/img-src [^;]*https:\/\/api\.example\.com/);
+    expect(csp.replace(' https://api.example.com', '')).toBe(base);
   });
 });

@@ -27,6 +27,19 @@ export const HELMET_OPTIONS: Readonly<HelmetOptions> = {
 };
 
 /**
+ * The page policy, with images also allowed from `imageOrigins`: with PUBLIC_URL on another host than
+ * the one a page is served from (a CDN name, an API host), the API's absolute image URLs point there.
+ */
+export function helmetOptions(imageOrigins: readonly string[] = []): HelmetOptions {
+  const csp = HELMET_OPTIONS.contentSecurityPolicy as { directives: Record<string, string[]> };
+  const imgSrc = [...(csp.directives.imgSrc ?? []), ...imageOrigins];
+  return {
+    ...HELMET_OPTIONS,
+    contentSecurityPolicy: { useDefaults: false, directives: { ...csp.directives, imgSrc } },
+  };
+}
+
+/**
  * The headers helmet would set, computed once. The policy is the same for every response, and
  * running helmet's middleware per request (as @fastify/helmet does) costs a noticeable share of
  * the catalogue's throughput.

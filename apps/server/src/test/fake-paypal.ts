@@ -14,6 +14,15 @@ export interface FakePayPalOrder {
   value: string;
   captureId?: string;
   capturedValue?: string;
+  /** The capture's status once captured (COMPLETED unless a test says otherwise, e.g. PENDING). */
+  captureStatus?: string;
+}
+
+/** What the buyer's browser did with PayPal's script (spec section 4: "PayPal approval captures the payment"). */
+export interface BuyerPayment {
+  /** The PayPal order id the spec's client sends as `order_id`. */
+  id: string;
+  captureId: string;
 }
 
 export interface FakePayPalRequest {
@@ -39,6 +48,14 @@ export interface FakePayPal {
   verification: 'SUCCESS' | 'FAILURE';
   /** The buyer approved the order in PayPal's window. */
   approve(id: string): void;
+  /**
+   * The spec's client side of a PayPal payment: PayPal's script in the browser creates an order for
+   * `value`, the buyer approves it and the script captures it, all without the shop's server.
+   */
+  buyerPays(
+    value: string,
+    options?: { currency?: string; referenceId?: string; captureStatus?: string; status?: 'APPROVED' },
+  ): BuyerPayment;
   count(pathPart: string): number;
   /** Stops listening: PayPal unreachable. */
   close(): Promise<void>;
@@ -73,7 +90,7 @@ function orderJson(order: FakePayPalOrder) {
                 captures: [
                   {
                     id: order.captureId,
-                    status: 'COMPLETED',
+                    status: order.captureStatus ?? 'COMPLETED',
                     amount: { currency_code: order.currency, value: order.capturedValue ?? order.value },
                   },
                 ],
@@ -109,6 +126,20 @@ export async function startFakePayPal(): Promise<FakePayPal> {
     },
     count(pathPart) {
       return fake.requests.filter((r) => r.path.includes(pathPart)).length;
+    },
+    buyerPays(value, options = {}) {
+      const id = `PP${randomUUID().replaceAll('-', '').slice(0, 15).toUpperCase()}`;
+      const captureId = `CAP-${randomUUID().slice(0, 8)}`;
+      const approvedOnly = options.status === 'APPROVED';
+      fake.orders.set(id, {
+        id,
+        status: approvedOnly ? 'APPROVED' : 'COMPLETED',
+        referenceId: options.referenceId ?? 'default',
+        currency: options.currency ?? 'USD',
+        value,
+        ...(approvedOnly ? {} : { captureId, captureStatus: options.captureStatus ?? 'COMPLETED' }),
+      });
+      return { id, captureId };
     },
   };
 

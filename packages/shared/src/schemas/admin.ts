@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Category } from './products.js';
-import { Dollars, pagingQuery } from './common.js';
+import { Dollars, optionalPagingQuery, pagingQuery } from './common.js';
 import { Email, Name, NewPassword } from './users.js';
 
 /**
@@ -88,10 +88,16 @@ export const UpdateProductFields = z
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update' });
 export type UpdateProductFields = z.infer<typeof UpdateProductFields>;
 
-/** GET /api/orders/admin/vieworders?q=&page=&limit= (q: the order id or its beginning). */
+export const ADMIN_ORDERS_DEFAULT_LIMIT = 20;
+export const ADMIN_USERS_DEFAULT_LIMIT = 9;
+
+/**
+ * GET /api/orders/admin/vieworders?q=&page=&limit= (q: the order id or its beginning). Without page and
+ * limit: every matching order as an array (spec section 7); with either: a page of them.
+ */
 export const AdminOrdersQuery = z.object({
   q: z.string().trim().max(36).optional(),
-  ...pagingQuery(20, 100),
+  ...optionalPagingQuery(100),
 });
 export type AdminOrdersQuery = z.infer<typeof AdminOrdersQuery>;
 
@@ -112,10 +118,13 @@ export const AddBalanceBody = z.object({
 });
 export type AddBalanceBody = z.infer<typeof AddBalanceBody>;
 
-/** GET /api/users/admin/users?q=&page=&limit= (q: name or e-mail, case-insensitive). */
+/**
+ * GET /api/users/admin/users?q=&page=&limit= (q: name or e-mail, case-insensitive). Without page and
+ * limit: every matching user as an array (spec section 7); with either: a page of them.
+ */
 export const AdminUsersQuery = z.object({
   q: z.string().trim().max(100).optional(),
-  ...pagingQuery(9, 100),
+  ...optionalPagingQuery(100),
 });
 export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
 
@@ -127,7 +136,7 @@ export type AdminUpdateUserBody = z.infer<typeof AdminUpdateUserBody>;
 export const AdminAddUserBody = z.object({ name: Name, email: Email, password: NewPassword });
 export type AdminAddUserBody = z.infer<typeof AdminAddUserBody>;
 
-/** A page of anything the admin lists. The key stays a literal type (not an index signature). */
+/** A page of anything listed. The key stays a literal type (not an index signature). */
 export function paged<K extends string, T extends z.ZodType>(key: K, item: T) {
   return z.object({
     ...({ [key]: z.array(item) } as { [P in K]: z.ZodArray<T> }),
@@ -149,5 +158,10 @@ export const AuditEntry = z.object({
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
+
+/** A spec list answer: every item as an array, or the page asked for (docs/decisions/003). */
+export function listOrPage<K extends string, T extends z.ZodType>(key: K, item: T) {
+  return z.union([z.array(item), paged(key, item)]);
+}
 export const AuditQuery = z.object({ ...pagingQuery(50, 200) });
 export type AuditQuery = z.infer<typeof AuditQuery>;

@@ -16,17 +16,26 @@ export type CheckBalanceBody = z.infer<typeof CheckBalanceBody>;
 export const BalanceResponse = z.object({ balance: z.number() });
 export type BalanceResponse = z.infer<typeof BalanceResponse>;
 
-/** POST /api/giftcards/use: 0 < amount <= min(balance, order remainder). */
+/**
+ * POST /api/giftcards/use: 0 < amount <= min(balance, order remainder). The spec's client sends no
+ * `orderId`: the card then goes to the caller's most recent order (docs/decisions/004).
+ */
 export const UseGiftCardBody = z.object({
   code: GiftCardCode,
   amount: Dollars.refine((v) => v > 0, { message: 'Amount must be greater than 0' }),
-  orderId: Id,
+  orderId: Id.optional(),
 });
 export type UseGiftCardBody = z.infer<typeof UseGiftCardBody>;
 
 export const UseGiftCardResponse = z.object({
+  /** The order the card was applied to. */
+  orderId: z.string(),
   /** The card's balance after this use. */
   balance: z.number(),
+  /** The same balance, under the original shop's name for it. */
+  updatedBalance: z.number(),
+  /** What happened, for a person. */
+  message: z.string(),
   /** What this call applied to the order (0 when the same card was already applied to it). */
   applied: z.number(),
   /** The order's remainder after gift cards. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id } from './common.js';
+import { GiftCardCode } from './giftcards.js';
 
 /** Spec section 3: shipping address; all four fields required (spec section 5). */
 const addressField = (label: string) =>
@@ -99,25 +100,53 @@ export const Order = z.object({
   expiresAt: z.string().nullable(),
   /** Gift-card money applied to this order so far. */
   giftCardAmount: z.number(),
-  /** What is left to pay: totalPrice - giftCardAmount (0 once paid). */
+  /** What is left to pay: totalPrice - giftCardAmount - PayPal money captured so far (0 once paid). */
   amountDue: z.number(),
   paymentResult: PaymentResult.nullable(),
 });
 export type Order = z.infer<typeof Order>;
 
+/** `""` and `null` from a client mean "not sent". */
+const absentIfEmpty = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+/** The spec's two payment methods, whatever the client's casing: `paypal` or `Gift Card` (`gift` too). */
+export const PaymentUpdateMethod = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    const key = v
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]+/g, ' ');
+    if (key === 'paypal') return 'paypal';
+    if (key === 'gift card' || key === 'gift' || key === 'giftcard') return 'Gift Card';
+    return v;
+  },
+  z.enum(['paypal', 'Gift Card'], { message: 'Payment method must be paypal or Gift Card' }),
+);
+export type PaymentUpdateMethod = z.infer<typeof PaymentUpdateMethod>;
+
+/** PayPal order ids are short upper-case tokens; the demo provider's are `DEMO-<uuid>`. */
+export const ProviderOrderId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9-]{1,64}$/, { message: 'order_id must be the PayPal order id' });
+
 /**
- * PUT /api/orders/:id/payment (spec section 3 payload). The server settles from what it has verified
- * itself (gift-card debits, captured PayPal payments); the client's status and amounts are not trusted.
+ * PUT /api/orders/:id/payment (spec section 3 payload). Nothing the client says is trusted: a gift
+ * card is debited by the server for what is due, and a PayPal order id is read back from PayPal.
+ * - `Gift Card` + `gift_card_code`: debits that card for min(balance, amount due), then settles.
+ * - `paypal` + `order_id` (the PayPal order id): the server reads that order from PayPal and records
+ *   its completed capture (USD, at most the amount due, never used for another order).
+ * `status`, `updated_time` (ISO string or epoch milliseconds, as the spec's client sends) and
+ * `email_address` are accepted for the record and ignored.
  */
 export const PaymentUpdateBody = z.object({
-  order_id: z.string().max(100).optional(),
-  status: z.string().max(50).optional(),
-  updated_time: z.string().max(100).optional(),
-  email_address: z.string().max(254).optional(),
-  payment_method: z.enum(['paypal', 'Gift Card', 'gift'], {
-    message: 'Payment method must be paypal or Gift Card',
-  }),
-  gift_card_code: z.string().max(64).optional(),
+  order_id: z.preprocess(absentIfEmpty, z.string().trim().max(100).optional()),
+  status: z.string().max(50).nullish(),
+  updated_time: z.union([z.string().max(100), z.number().finite()]).nullish(),
+  email_address: z.string().max(254).nullish(),
+  payment_method: PaymentUpdateMethod,
+  gift_card_code: z.preprocess(absentIfEmpty, GiftCardCode.optional()),
 });
 export type PaymentUpdateBody = z.infer<typeof PaymentUpdateBody>;
 
@@ -131,10 +160,14 @@ export const PayPalCaptureBody = z.object({
 });
 export type PayPalCaptureBody = z.infer<typeof PayPalCaptureBody>;
 
-/** GET /api/config/paypal: the client id for PayPal's script, or demo mode with no credentials. */
-export const PayPalConfigResponse = z.object({
+/**
+ * GET /api/config: how this shop takes payments. (GET /api/config/paypal answers the bare client id as
+ * text, as the spec says; this is the same id with what our web app also needs.)
+ */
+export const ShopConfigResponse = z.object({
+  /** The PayPal client id for PayPal's script, or `demo` when no PayPal credentials are configured. */
   clientId: z.string(),
   mode: z.enum(['paypal', 'demo']),
   currency: z.literal('USD'),
 });
-export type PayPalConfigResponse = z.infer<typeof PayPalConfigResponse>;
+export type ShopConfigResponse = z.infer<typeof ShopConfigResponse>;

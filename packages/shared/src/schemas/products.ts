@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../categories.js';
-import { pagingQuery } from './common.js';
+import { optionalPagingQuery } from './common.js';
 
 export const Category = z.enum(CATEGORIES, { message: `Category must be one of ${CATEGORIES.join(', ')}` });
 export type Category = z.infer<typeof Category>;
@@ -8,11 +8,14 @@ export type Category = z.infer<typeof Category>;
 export const PRODUCTS_DEFAULT_LIMIT = 24;
 export const PRODUCTS_MAX_LIMIT = 100;
 
-/** GET /api/products?category=&q=&page=&limit= */
+/**
+ * GET /api/products?category=&q=&page=&limit=. Without page and limit: every matching product as an
+ * array (spec section 7); with either: that page in a ProductListResponse (spec section 3).
+ */
 export const ProductListQuery = z.object({
   category: Category.optional(),
   q: z.string().trim().max(100, { message: 'Search is at most 100 characters' }).optional(),
-  ...pagingQuery(PRODUCTS_DEFAULT_LIMIT, PRODUCTS_MAX_LIMIT),
+  ...optionalPagingQuery(PRODUCTS_MAX_LIMIT),
 });
 export type ProductListQuery = z.infer<typeof ProductListQuery>;
 
@@ -42,6 +45,11 @@ export const Product = z.object({
 });
 export type Product = z.infer<typeof Product>;
 
+/** GET /api/products without paging: every product (spec section 7, "array of products"). */
+export const ProductList = z.array(Product);
+export type ProductList = z.infer<typeof ProductList>;
+
+/** GET /api/products?page=&limit=: one page (spec section 3, "paged with page and totalPage"). */
 export const ProductListResponse = z.object({
   products: z.array(Product),
   page: z.number().int(),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ContactBody } from './contact.js';
-import { IdParams } from './common.js';
-import { ProductListQuery, PRODUCTS_MAX_LIMIT } from './products.js';
+import { IdParams, requestedPage } from './common.js';
+import { PaymentUpdateBody } from './orders.js';
+import { PRODUCTS_DEFAULT_LIMIT, ProductListQuery, PRODUCTS_MAX_LIMIT } from './products.js';
 import { RegisterBody } from './users.js';
 
 describe('RegisterBody', () => {
@@ -33,10 +34,24 @@ describe('ProductListQuery', () => {
     expect(ProductListQuery.parse({ limit: '5000' }).limit).toBe(PRODUCTS_MAX_LIMIT);
   });
 
-  it('defaults to page 1 and refuses page 0 or a non-number', () => {
-    expect(ProductListQuery.parse({}).page).toBe(1);
+  it('asks for no page unless page or limit is sent (the whole list), then fills in the defaults', () => {
+    const none = ProductListQuery.parse({});
+    expect(none.page).toBeUndefined();
+    expect(requestedPage(none, PRODUCTS_DEFAULT_LIMIT)).toBeNull();
+    expect(requestedPage(ProductListQuery.parse({ limit: '5' }), PRODUCTS_DEFAULT_LIMIT)).toEqual({
+      page: 1,
+      limit: 5,
+    });
+    expect(requestedPage(ProductListQuery.parse({ page: '3' }), PRODUCTS_DEFAULT_LIMIT)).toEqual({
+      page: 3,
+      limit: PRODUCTS_DEFAULT_LIMIT,
+    });
+  });
+
+  it('refuses page 0 or a non-number', () => {
     expect(ProductListQuery.safeParse({ page: '0' }).success).toBe(false);
     expect(ProductListQuery.safeParse({ page: 'abc' }).success).toBe(false);
+    expect(ProductListQuery.safeParse({ limit: '0' }).success).toBe(false);
   });
 
   it('accepts only the four category slugs', () => {
@@ -63,5 +78,45 @@ describe('ContactBody', () => {
     expect(ContactBody.parse({ from_name: 'A', from_email: 'A@B.co', message: 'hi' }).from_email).toBe(
       'a@b.co',
     );
+  });
+});
+
+describe('PaymentUpdateBody (spec section 3)', () => {
+  const base = { order_id: 'x', status: 'COMPLETED', email_address: 'a@b.co' };
+
+  it("takes updated_time as the spec's clients send it: epoch milliseconds or an ISO string", () => {
+    expect(
+      PaymentUpdateBody.parse({ ...base, payment_method: 'Gift Card', updated_time: 1_732_000_000_000 }),
+    ).toMatchObject({ updated_time: 1_732_000_000_000 });
+    expect(
+      PaymentUpdateBody.parse({ ...base, payment_method: 'paypal', updated_time: '2024-01-05T10:00:00Z' }),
+    ).toMatchObject({ updated_time: '2024-01-05T10:00:00Z' });
+    expect(PaymentUpdateBody.safeParse({ ...base, payment_method: 'paypal', updated_time: {} }).success).toBe(
+      false,
+    );
+  });
+
+  it('reads the payment method whatever its casing, and refuses others', () => {
+    for (const [sent, read] of [
+      ['paypal', 'paypal'],
+      ['PayPal', 'paypal'],
+      ['Gift Card', 'Gift Card'],
+      ['gift card', 'Gift Card'],
+      ['gift', 'Gift Card'],
+      ['GIFT_CARD', 'Gift Card'],
+    ]) {
+      expect(PaymentUpdateBody.parse({ payment_method: sent }).payment_method, sent).toBe(read);
+    }
+    expect(PaymentUpdateBody.safeParse({ payment_method: 'cash' }).success).toBe(false);
+    expect(PaymentUpdateBody.safeParse({}).success).toBe(false);
+  });
+
+  it('treats an empty gift card code or order id as not sent, and checks a code that is sent', () => {
+    expect(PaymentUpdateBody.parse({ payment_method: 'paypal', gift_card_code: '', order_id: '' })).toEqual({
+      payment_method: 'paypal',
+    });
+    expect(
+      PaymentUpdateBody.safeParse({ payment_method: 'Gift Card', gift_card_code: 'no spaces!' }).success,
+    ).toBe(false);
   });
 });

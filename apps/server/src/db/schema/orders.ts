@@ -118,6 +118,8 @@ export const payments = pgTable(
     check('payments_status_valid', sql`${t.status} in ('created', 'captured', 'failed')`),
     check('payments_amount_positive', sql`${t.amountCents} > 0`),
     uniqueIndex('payments_provider_order_unique').on(t.providerOrderId),
+    // One capture pays one order, once: a client cannot offer the same PayPal capture twice (issue 8).
+    uniqueIndex('payments_capture_unique').on(t.captureId),
     index('payments_order_idx').on(t.orderId),
   ],
 );

@@ -4,26 +4,49 @@ import {
   type BalanceResponse,
   type CreateGiftCardBody,
   type GiftCard,
+  type Order,
   type UseGiftCardBody,
   type UseGiftCardResponse,
   formatCents,
   toCents,
   toDollars,
 } from '@pixel-vault/shared';
-import type { Database, Executor } from '../../db/client.js';
-import { type GiftCardRow, giftCardAttempts, giftCardLedger, giftCards } from '../../db/schema/index.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
+import {
+  type GiftCardRow,
+  type OrderRow,
+  giftCardAttempts,
+  giftCardLedger,
+  giftCards,
+} from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { RateLimit } from '../../lib/http.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { orderExpired } from '../orders/orders.expiry.js';
-import { type OrdersService, orderAlreadyPaid } from '../orders/orders.service.js';
+import {
+  type OrderEffects,
+  type OrdersService,
+  nothingDue,
+  orderAlreadyPaid,
+} from '../orders/orders.service.js';
 
 export const giftCardNotFound = () => notFound('Gift card not found');
 
 export interface GiftCardsService {
   checkBalance(user: AuthUser, code: string): Promise<BalanceResponse>;
+  /**
+   * POST /api/giftcards/use: `amount` (at most what the order still owes) from the card to the order
+   * named by `orderId`, or, as the spec's client names none, to the caller's most recent order. The
+   * same card on the same order again moves nothing and answers 200 (docs/decisions/004).
+   */
   use(user: AuthUser, body: UseGiftCardBody): Promise<UseGiftCardResponse>;
+  /**
+   * The spec's gift-card payment (PUT /api/orders/:id/payment with gift_card_code): debits the card
+   * for min(balance, amount due) and settles the order, in one transaction. Answers the order and
+   * what is still due (0 once paid); the debit stays on the order either way.
+   */
+  payOrder(user: AuthUser, orderId: string, code: string): Promise<{ order: Order; dueCents: number }>;
   list(): Promise<GiftCard[]>;
   create(admin: AuthUser, body: CreateGiftCardBody): Promise<GiftCard>;
   /** Conditional top-up + 'top_up' ledger row + audit row, one transaction. */
@@ -61,100 +84,165 @@ async function findCard(executor: Executor, code: string): Promise<GiftCardRow |
   return card;
 }
 
+interface Applied {
+  balanceCents: number;
+  /** 0 when this card was already on the order. */
+  appliedCents: number;
+  dueCents: number;
+}
+
 export function createGiftCardsService({
   db,
   orders,
   attemptLimit,
 }: GiftCardsServiceOptions): GiftCardsService {
+  /**
+   * A card by its code, for a customer: 429 once they tried too many wrong codes lately, and a wrong
+   * code counts against them. Every route that takes a code goes through here, so none of them is a
+   * way around the limit. Runs outside any order transaction, so a refusal cannot roll the count back.
+   */
+  async function findCardCounted(user: AuthUser, code: string): Promise<GiftCardRow> {
+    const since = new Date(orders.now().getTime() - attemptLimit.windowMs);
+    const [attempts] = await db
+      .select({ n: count() })
+      .from(giftCardAttempts)
+      .where(and(eq(giftCardAttempts.userId, user.id), gt(giftCardAttempts.createdAt, since)));
+    if ((attempts?.n ?? 0) >= attemptLimit.max) {
+      throw new AppError(429, 'Too many gift card attempts. Please try again later.', 'RATE_LIMITED');
+    }
+    const card = await findCard(db, code);
+    if (!card) {
+      await db.insert(giftCardAttempts).values({ userId: user.id, createdAt: orders.now() });
+      // Attempts outside the window no longer count: the table only ever holds recent ones.
+      await db
+        .delete(giftCardAttempts)
+        .where(and(eq(giftCardAttempts.userId, user.id), lte(giftCardAttempts.createdAt, since)));
+      throw giftCardNotFound();
+    }
+    return card;
+  }
+
+  /**
+   * Puts a card on an order the caller holds locked, then settles it. `wantedCents` is the client's
+   * amount (refused above what is due), or null for min(balance, due). A card already on the order
+   * moves nothing (a retry, a double click, the spec's `use` after its payment call).
+   */
+  async function applyLocked(
+    tx: Transaction,
+    user: AuthUser,
+    order: OrderRow,
+    cardId: string,
+    wantedCents: number | null,
+    effects: OrderEffects,
+  ): Promise<Applied> {
+    // Locked after the order, as everywhere: the balance read here is the one debited.
+    const [card] = await tx
+      .select()
+      .from(giftCards)
+      .where(and(eq(giftCards.id, cardId), isNull(giftCards.deletedAt)))
+      .for('update');
+    if (!card) throw giftCardNotFound();
+    // Its hold ran out and its gift-card money went back: nothing here is "already applied".
+    if (order.status === 'expired') throw orderExpired();
+
+    const [already] = await tx
+      .select({ id: giftCardLedger.id })
+      .from(giftCardLedger)
+      .where(
+        and(
+          eq(giftCardLedger.giftCardId, card.id),
+          eq(giftCardLedger.orderId, order.id),
+          eq(giftCardLedger.kind, 'order_debit'),
+        ),
+      );
+    if (already) {
+      const dueCents = order.status === 'unpaid' ? await orders.remainderCents(tx, order) : 0;
+      return { balanceCents: card.balanceCents, appliedCents: 0, dueCents };
+    }
+    if (order.status === 'paid') throw orderAlreadyPaid();
+
+    const remainder = await orders.remainderCents(tx, order);
+    if (remainder <= 0) throw nothingDue();
+    if (wantedCents !== null && wantedCents > remainder) {
+      throw new AppError(
+        400,
+        `The amount is more than the ${formatCents(remainder)} left to pay on this order`,
+        'AMOUNT_TOO_HIGH',
+      );
+    }
+    const amountCents = wantedCents ?? Math.min(card.balanceCents, remainder);
+    if (amountCents <= 0)
+      throw new AppError(409, 'This gift card has no balance left', 'INSUFFICIENT_BALANCE');
+
+    // Conditional debit: the balance can never go below 0, whatever else runs at the same time.
+    const now = orders.now();
+    const [debited] = await tx
+      .update(giftCards)
+      .set({ balanceCents: sql`${giftCards.balanceCents} - ${amountCents}`, updatedAt: now })
+      .where(
+        and(
+          eq(giftCards.id, card.id),
+          sql`${giftCards.balanceCents} >= ${amountCents}`,
+          isNull(giftCards.deletedAt),
+        ),
+      )
+      .returning({ balanceCents: giftCards.balanceCents });
+    if (!debited) throw new AppError(409, 'Insufficient gift card balance', 'INSUFFICIENT_BALANCE');
+    await tx.insert(giftCardLedger).values({
+      giftCardId: card.id,
+      orderId: order.id,
+      kind: 'order_debit',
+      amountCents: -amountCents,
+      balanceAfterCents: debited.balanceCents,
+      actorUserId: user.id,
+      createdAt: now,
+    });
+    // Covered by gift cards alone: the order is paid in this same transaction.
+    const { dueCents } = await orders.settle(tx, order, effects);
+    return { balanceCents: debited.balanceCents, appliedCents: amountCents, dueCents: Math.max(0, dueCents) };
+  }
+
   return {
     /**
      * Wrong codes are counted per user in the database, so guessing codes is slow on every
      * instance alike; right codes never count.
      */
     async checkBalance(user, code) {
-      const since = new Date(orders.now().getTime() - attemptLimit.windowMs);
-      const [attempts] = await db
-        .select({ n: count() })
-        .from(giftCardAttempts)
-        .where(and(eq(giftCardAttempts.userId, user.id), gt(giftCardAttempts.createdAt, since)));
-      if ((attempts?.n ?? 0) >= attemptLimit.max) {
-        throw new AppError(429, 'Too many gift card attempts. Please try again later.', 'RATE_LIMITED');
-      }
-      const card = await findCard(db, code);
-      if (!card) {
-        await db.insert(giftCardAttempts).values({ userId: user.id, createdAt: orders.now() });
-        // Attempts outside the window no longer count: the table only ever holds recent ones.
-        await db
-          .delete(giftCardAttempts)
-          .where(and(eq(giftCardAttempts.userId, user.id), lte(giftCardAttempts.createdAt, since)));
-        throw giftCardNotFound();
-      }
+      const card = await findCardCounted(user, code);
       return { balance: toDollars(card.balanceCents) };
     },
 
     async use(user, body) {
-      const amountCents = toCents(body.amount);
-      return orders.withLockedOrder(body.orderId, { ownerId: user.id }, async (tx, order, effects) => {
-        const card = await findCard(tx, body.code);
-        if (!card) throw giftCardNotFound();
+      const orderId = body.orderId ?? (await orders.latestOrderIdOf(user.id));
+      if (!orderId) throw notFound('You have no order to apply this gift card to');
+      const card = await findCardCounted(user, body.code);
+      const applied = await orders.withLockedOrder(orderId, { ownerId: user.id }, (tx, order, effects) =>
+        applyLocked(tx, user, order, card.id, toCents(body.amount), effects),
+      );
+      const balance = toDollars(applied.balanceCents);
+      let message = 'This gift card is already applied to this order.';
+      if (applied.appliedCents > 0) {
+        message = `Gift card applied: ${formatCents(applied.appliedCents)}. `;
+        message +=
+          applied.dueCents > 0 ? `${formatCents(applied.dueCents)} is still due.` : 'Your order is paid.';
+      }
+      return {
+        orderId,
+        balance,
+        updatedBalance: balance,
+        applied: toDollars(applied.appliedCents),
+        amountDue: toDollars(applied.dueCents),
+        message,
+      };
+    },
 
-        // The same card on the same order again (a retry, a double click): nothing changes.
-        const [already] = await tx
-          .select({ id: giftCardLedger.id })
-          .from(giftCardLedger)
-          .where(
-            and(
-              eq(giftCardLedger.giftCardId, card.id),
-              eq(giftCardLedger.orderId, order.id),
-              eq(giftCardLedger.kind, 'order_debit'),
-            ),
-          );
-        if (already) {
-          const due = order.status === 'unpaid' ? await orders.remainderCents(tx, order) : 0;
-          return { balance: toDollars(card.balanceCents), applied: 0, amountDue: toDollars(due) };
-        }
-        if (order.status === 'expired') throw orderExpired();
-        if (order.status === 'paid') throw orderAlreadyPaid();
-
-        const remainder = await orders.remainderCents(tx, order);
-        if (remainder <= 0) throw new AppError(409, 'Nothing is left to pay on this order', 'NOTHING_DUE');
-        if (amountCents > remainder) {
-          throw new AppError(
-            400,
-            `The amount is more than the ${formatCents(remainder)} left to pay on this order`,
-            'AMOUNT_TOO_HIGH',
-          );
-        }
-        // Conditional debit: of two concurrent debits only those the balance covers succeed.
-        const now = orders.now();
-        const [debited] = await tx
-          .update(giftCards)
-          .set({ balanceCents: sql`${giftCards.balanceCents} - ${amountCents}`, updatedAt: now })
-          .where(
-            and(
-              eq(giftCards.id, card.id),
-              sql`${giftCards.balanceCents} >= ${amountCents}`,
-              isNull(giftCards.deletedAt),
-            ),
-          )
-          .returning({ balanceCents: giftCards.balanceCents });
-        if (!debited) throw new AppError(409, 'Insufficient gift card balance', 'INSUFFICIENT_BALANCE');
-        await tx.insert(giftCardLedger).values({
-          giftCardId: card.id,
-          orderId: order.id,
-          kind: 'order_debit',
-          amountCents: -amountCents,
-          balanceAfterCents: debited.balanceCents,
-          actorUserId: user.id,
-          createdAt: now,
-        });
-        // Covered by gift cards alone: the order is paid in this same transaction.
-        const { dueCents } = await orders.settle(tx, order, effects);
-        return {
-          balance: toDollars(debited.balanceCents),
-          applied: toDollars(amountCents),
-          amountDue: toDollars(Math.max(0, dueCents)),
-        };
+    async payOrder(user, orderId, code) {
+      const card = await findCardCounted(user, code);
+      return orders.withLockedOrder(orderId, { ownerId: user.id }, async (tx, order, effects) => {
+        // Paid already (a replay, or paid otherwise): nothing more is taken.
+        if (order.status === 'paid') return { order: await orders.dto(tx, order.id), dueCents: 0 };
+        const { dueCents } = await applyLocked(tx, user, order, card.id, null, effects);
+        return { order: await orders.dto(tx, order.id), dueCents };
       });
     },
 

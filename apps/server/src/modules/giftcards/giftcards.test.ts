@@ -149,7 +149,14 @@ describe('POST /api/giftcards/use', () => {
     const order = await orderFor(auth); // 20.00 + 3.00 + 7.99 = 30.99
     const res = await use(auth, { code: card.code.toLowerCase(), amount: 30.99, orderId: order._id });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ balance: 69.01, applied: 30.99, amountDue: 0 });
+    expect(res.json()).toEqual({
+      orderId: order._id,
+      balance: 69.01,
+      updatedBalance: 69.01,
+      applied: 30.99,
+      amountDue: 0,
+      message: 'Gift card applied: $30.99. Your order is paid.',
+    });
 
     const paid = (
       await ctx.app.inject({ method: 'GET', url: `/api/orders/${order._id}`, headers: auth })
@@ -174,7 +181,14 @@ describe('POST /api/giftcards/use', () => {
       expect(put.statusCode).toBe(200);
       expect(put.json<Order>().paidAt).toBe(paid.paidAt);
       const again = await use(auth, { code: card.code, amount: 30.99, orderId: order._id });
-      expect(again.json()).toEqual({ balance: 69.01, applied: 0, amountDue: 0 });
+      expect(again.json()).toEqual({
+        orderId: order._id,
+        balance: 69.01,
+        updatedBalance: 69.01,
+        applied: 0,
+        amountDue: 0,
+        message: 'This gift card is already applied to this order.',
+      });
     }
     expect(await balanceOf(card.id)).toBe(6901);
     expect((await ledgerOf(card.id)).filter((l) => l.kind === 'order_debit')).toHaveLength(1);
@@ -186,7 +200,13 @@ describe('POST /api/giftcards/use', () => {
     const card = await insertGiftCard(ctx.db, { balanceCents: 1000 });
     const order = await orderFor(auth);
     const res = await use(auth, { code: card.code, amount: 10, orderId: order._id });
-    expect(res.json()).toEqual({ balance: 0, applied: 10, amountDue: 20.99 });
+    expect(res.json()).toMatchObject({
+      balance: 0,
+      updatedBalance: 0,
+      applied: 10,
+      amountDue: 20.99,
+      message: 'Gift card applied: $10.00. $20.99 is still due.',
+    });
     const dto = (
       await ctx.app.inject({ method: 'GET', url: `/api/orders/${order._id}`, headers: auth })
     ).json<Order>();
@@ -198,7 +218,11 @@ describe('POST /api/giftcards/use', () => {
       payload: { payment_method: 'Gift Card' },
     });
     expect(put.statusCode).toBe(402);
-    expect(put.json()).toMatchObject({ message: 'Payment is not complete: $20.99 still due' });
+    expect(put.json()).toEqual({
+      message: 'Payment is not complete: $20.99 still due',
+      code: 'PAYMENT_INCOMPLETE',
+      amountDue: 20.99,
+    });
   });
 
   it('refuses amounts above the balance or the remainder, zero, negative and non-numbers', async () => {
@@ -248,7 +272,7 @@ describe('POST /api/giftcards/use', () => {
     ).toBe(10.99);
     expect(
       (await use(auth, { code: b.code, amount: 10.99, orderId: order._id })).json<UseGiftCardResponse>(),
-    ).toEqual({
+    ).toMatchObject({
       balance: 9.01,
       applied: 10.99,
       amountDue: 0,
@@ -294,5 +318,65 @@ describe('POST /api/giftcards/use', () => {
       .from(giftCardLedger)
       .where(and(eq(giftCardLedger.giftCardId, card.id), eq(giftCardLedger.kind, 'order_debit')));
     expect(debits).toHaveLength(1);
+  });
+
+  it("debits once under the spec's sequence raced: payment updates and uses without orderId at once", async () => {
+    const { auth, user } = await insertUser(ctx.db);
+    const card = await insertGiftCard(ctx.db, { balanceCents: 10_000 });
+    const order = await orderFor(auth); // 30.99
+    const payment = () =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: `/api/orders/${order._id}/payment`,
+        headers: auth,
+        payload: {
+          order_id: order._id,
+          status: 'COMPLETED',
+          updated_time: Date.now(),
+          email_address: user.email,
+          payment_method: 'Gift Card',
+          gift_card_code: card.code,
+        },
+      });
+    const results = await Promise.all([
+      ...Array.from({ length: 5 }, payment),
+      ...Array.from({ length: 5 }, () => use(auth, { code: card.code, amount: 30.99 })),
+    ]);
+    expect(results.map((r) => r.statusCode)).toEqual(Array.from({ length: 10 }, () => 200));
+    const applied = results.slice(5).map((r) => r.json<UseGiftCardResponse>().applied);
+    // Whichever call came first took the money; every other one moved nothing.
+    expect(applied.filter((a) => a > 0).length).toBeLessThanOrEqual(1);
+    expect(await balanceOf(card.id)).toBe(10_000 - 3099);
+    expect((await ledgerOf(card.id)).filter((l) => l.kind === 'order_debit')).toHaveLength(1);
+    expect(await mailsTo(user.email)).toHaveLength(1);
+  });
+
+  it('never overdraws a card paying 20 orders at once through the payment update, and never takes more than due', async () => {
+    const { auth } = await insertUser(ctx.db);
+    const card = await insertGiftCard(ctx.db, { balanceCents: 10_000 });
+    const p = await insertProduct(ctx.db, { priceCents: 2000, stock: 100 });
+    const placed: Order[] = [];
+    for (let i = 0; i < 20; i++)
+      placed.push(await placeOrder(ctx.app, auth, [{ product: p.id, itemQuantity: 1 }]));
+    const results = await Promise.all(
+      placed.map((order) =>
+        ctx.app.inject({
+          method: 'PUT',
+          url: `/api/orders/${order._id}/payment`,
+          headers: auth,
+          payload: { status: 'COMPLETED', payment_method: 'Gift Card', gift_card_code: card.code },
+        }),
+      ),
+    );
+    // $100.00 pays three $30.99 orders in full, then $7.03 of a fourth (402), then nothing is left.
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(3);
+    const partial = results.filter((r) => r.statusCode === 402);
+    expect(partial).toHaveLength(1);
+    expect(partial[0]?.json()).toMatchObject({ amountDue: 23.96 });
+    expect(results.filter((r) => r.statusCode === 409)).toHaveLength(16);
+    expect(await balanceOf(card.id)).toBe(0);
+    const debits = (await ledgerOf(card.id)).filter((l) => l.kind === 'order_debit');
+    expect(debits.map((d) => -d.amountCents).sort((x, y) => x - y)).toEqual([703, 3099, 3099, 3099]);
+    expect(debits.every((d) => d.balanceAfterCents >= 0)).toBe(true);
   });
 });

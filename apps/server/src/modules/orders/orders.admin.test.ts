@@ -42,7 +42,7 @@ const deliver = (id: string, auth: Auth, payload: unknown = { isDelivered: true 
   });
 
 describe('GET /api/orders/admin/vieworders', () => {
-  it('lists every order newest first with the customer as an id, paged, searchable by id prefix', async () => {
+  it('lists every order newest first with the customer as an id, as an array or paged, searchable by id prefix', async () => {
     const admin = await insertUser(ctx.db, { isAdmin: true });
     const a = await insertUser(ctx.db);
     const b = await insertUser(ctx.db);
@@ -55,14 +55,14 @@ describe('GET /api/orders/admin/vieworders', () => {
       headers: admin.auth,
     });
     expect(res.statusCode).toBe(200);
-    const page = res.json<OrdersPage>();
-    const ids = page.orders.map((o) => o._id);
-    expect(ids.indexOf(second._id)).toBeLessThan(ids.indexOf(first._id));
-    expect(page.orders.find((o) => o._id === first._id)?.user).toBe(a.user.id);
+    // No query: every order, as an array (spec section 7).
+    const all = res.json<Order[]>();
+    expect(all.map((o) => o._id)).toEqual([second._id, first._id]);
+    expect(all.find((o) => o._id === first._id)?.user).toBe(a.user.id);
 
     const byPrefix = await ctx.app.inject({
       method: 'GET',
-      url: `/api/orders/admin/vieworders?q=${first._id.slice(0, 13).toUpperCase()}`,
+      url: `/api/orders/admin/vieworders?q=${first._id.slice(0, 13).toUpperCase()}&page=1`,
       headers: admin.auth,
     });
     expect(byPrefix.json<OrdersPage>().orders.map((o) => o._id)).toEqual([first._id]);
@@ -70,11 +70,17 @@ describe('GET /api/orders/admin/vieworders', () => {
     for (const q of ['%25', '_', 'zz', "'"]) {
       const none = await ctx.app.inject({
         method: 'GET',
-        url: `/api/orders/admin/vieworders?q=${q}`,
+        url: `/api/orders/admin/vieworders?q=${q}&page=1`,
         headers: admin.auth,
       });
       expect(none.statusCode, q).toBe(200);
       expect(none.json<OrdersPage>()).toMatchObject({ orders: [], total: 0 });
+      const unpaged = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/orders/admin/vieworders?q=${q}`,
+        headers: admin.auth,
+      });
+      expect(unpaged.json(), q).toEqual([]);
     }
 
     const paged = await ctx.app.inject({

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Order, toDollars } from '@pixel-vault/shared';
 import { type Executor, queryRows } from '../../db/client.js';
+import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import {
   type OrderItemRow,
   type OrderRow,
@@ -46,7 +47,14 @@ export async function itemsFor(tx: Executor, orderIds: string[]): Promise<OrderI
 }
 
 /** The one place an order row becomes the API's Order (dollars, `_id`, the spec's field names). */
-export function toOrderDto(row: OrderRow, items: OrderItemRow[], giftCardCents: number): Order {
+export function toOrderDto(
+  row: OrderRow,
+  items: OrderItemRow[],
+  giftCardCents: number,
+  /** Provider money captured so far (a spec client's PayPal capture may cover part, decision 004). */
+  capturedCents: number,
+  publicUrl: PublicUrlOf = relativeUrls,
+): Order {
   const paid = row.status === 'paid';
   return {
     _id: row.id,
@@ -57,7 +65,7 @@ export function toOrderDto(row: OrderRow, items: OrderItemRow[], giftCardCents: 
       itemName: item.name,
       itemQuantity: item.quantity,
       itemPrice: toDollars(item.unitPriceCents),
-      displayImage: item.image,
+      displayImage: publicUrl(item.image),
       product: item.productId ?? '',
     })),
     shippingAddress: {
@@ -78,7 +86,10 @@ export function toOrderDto(row: OrderRow, items: OrderItemRow[], giftCardCents: 
     status: row.status,
     expiresAt: row.status === 'unpaid' ? row.expiresAt.toISOString() : null,
     giftCardAmount: toDollars(giftCardCents),
-    amountDue: paid || row.status === 'expired' ? 0 : toDollars(Math.max(0, row.totalCents - giftCardCents)),
+    amountDue:
+      paid || row.status === 'expired'
+        ? 0
+        : toDollars(Math.max(0, row.totalCents - giftCardCents - capturedCents)),
     paymentResult:
       paid && row.paymentResultMethod
         ? {
@@ -92,8 +103,12 @@ export function toOrderDto(row: OrderRow, items: OrderItemRow[], giftCardCents: 
   };
 }
 
-/** Orders as DTOs in three queries, whatever their number (no N+1). Keeps the given row order. */
-export async function toOrderDtos(tx: Executor, rows: OrderRow[]): Promise<Order[]> {
+/** Orders as DTOs in at most four queries, whatever their number (no N+1). Keeps the given row order. */
+export async function toOrderDtos(
+  tx: Executor,
+  rows: OrderRow[],
+  publicUrl: PublicUrlOf = relativeUrls,
+): Promise<Order[]> {
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return [];
   const items = await itemsFor(tx, ids);
@@ -106,26 +121,49 @@ export async function toOrderDtos(tx: Executor, rows: OrderRow[]): Promise<Order
         group by ${giftCardLedger.orderId}`,
   );
   const giftByOrder = new Map(gift.map((g) => [g.order_id, Number(g.cents)]));
+  // Only an unpaid order can hold captured money that does not cover it yet; no query otherwise.
+  const open = rows.filter((r) => r.status === 'unpaid').map((r) => r.id);
+  const captured =
+    open.length === 0
+      ? []
+      : await queryRows<{ order_id: string; cents: string | number }>(
+          tx,
+          sql`select ${payments.orderId} as order_id, sum(${payments.amountCents}) as cents
+              from ${payments}
+              where ${inArray(payments.orderId, open)} and ${payments.status} = 'captured'
+              group by ${payments.orderId}`,
+        );
+  const capturedByOrder = new Map(captured.map((c) => [c.order_id, Number(c.cents)]));
   return rows.map((row) =>
     toOrderDto(
       row,
       items.filter((i) => i.orderId === row.id),
       giftByOrder.get(row.id) ?? 0,
+      capturedByOrder.get(row.id) ?? 0,
+      publicUrl,
     ),
   );
 }
 
-export async function orderDto(tx: Executor, row: OrderRow): Promise<Order> {
-  const [dto] = await toOrderDtos(tx, [row]);
+export async function orderDto(
+  tx: Executor,
+  row: OrderRow,
+  publicUrl: PublicUrlOf = relativeUrls,
+): Promise<Order> {
+  const [dto] = await toOrderDtos(tx, [row], publicUrl);
   if (!dto) throw new Error('orderDto: no order');
   return dto;
 }
 
-export async function listOrdersOf(tx: Executor, userId: string): Promise<Order[]> {
+export async function listOrdersOf(
+  tx: Executor,
+  userId: string,
+  publicUrl: PublicUrlOf = relativeUrls,
+): Promise<Order[]> {
   const rows = await tx
     .select()
     .from(orders)
     .where(eq(orders.userId, userId))
     .orderBy(desc(orders.createdAt), desc(orders.id));
-  return toOrderDtos(tx, rows);
+  return toOrderDtos(tx, rows, publicUrl);
 }

@@ -4,22 +4,21 @@ import {
   DeliveryBody,
   IdParams,
   Order,
-  PaymentUpdateBody,
-  paged,
+  listOrPage,
 } from '@pixel-vault/shared';
 import { z } from 'zod';
 import { requireUser } from '../../lib/access.js';
 import type { App } from '../../lib/http.js';
 import type { OrdersService } from './orders.service.js';
 
-const AdminOrdersPage = paged('orders', Order);
+const AdminOrdersList = listOrPage('orders', Order);
 
 export async function ordersRoutes(app: App, { orders }: { orders: OrdersService }) {
   // Registered before /api/orders/:id (which a static path beats anyway) for readability.
   app.get(
     '/api/orders/admin/vieworders',
     {
-      schema: { querystring: AdminOrdersQuery, response: { 200: AdminOrdersPage } },
+      schema: { querystring: AdminOrdersQuery, response: { 200: AdminOrdersList } },
       config: { access: 'admin' },
     },
     async (request) => orders.adminList(request.query),
@@ -52,12 +51,6 @@ export async function ordersRoutes(app: App, { orders }: { orders: OrdersService
     async (request) => orders.get(requireUser(request), request.params.id),
   );
 
-  app.put(
-    '/api/orders/:id/payment',
-    {
-      schema: { params: IdParams, body: PaymentUpdateBody, response: { 200: Order } },
-      config: { access: 'user' },
-    },
-    async (request) => orders.confirmPayment(requireUser(request), request.params.id, request.body),
-  );
+  // PUT /api/orders/:id/payment lives with the payments module (payments.routes.ts): it moves gift-card
+  // and PayPal money, which this module does not know.
 }

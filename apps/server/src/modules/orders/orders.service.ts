@@ -1,17 +1,20 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import {
+  ADMIN_ORDERS_DEFAULT_LIMIT,
   type AdminOrdersQuery,
   type CreateOrderBody,
   type Order,
-  type PaymentUpdateBody,
   formatCents,
   priceOrder,
+  requestedPage,
+  toDollars,
 } from '@pixel-vault/shared';
-import { type Database, type Transaction, queryRows } from '../../db/client.js';
+import { type Database, type Executor, type Transaction, queryRows } from '../../db/client.js';
 import { type OrderRow, orderItems, orders, payments, products, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { pageTotals, windowTotal } from '../../lib/paging.js';
+import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { enqueueMail } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
@@ -40,6 +43,12 @@ const ID_PREFIX = /^[0-9a-f-]*$/;
 
 export const orderNotFound = () => notFound('Order not found');
 export const orderAlreadyPaid = () => new AppError(409, 'This order is already paid', 'ORDER_PAID');
+export const nothingDue = () => new AppError(409, 'Nothing is left to pay on this order', 'NOTHING_DUE');
+/** 402 with what is still to pay: the order stays open, and what was paid so far stays on it. */
+export const paymentIncomplete = (dueCents: number) =>
+  new AppError(402, `Payment is not complete: ${formatCents(dueCents)} still due`, 'PAYMENT_INCOMPLETE', {
+    amountDue: toDollars(dueCents),
+  });
 
 /** What a transaction on an order did that needs doing after it commits. */
 export interface OrderEffects {
@@ -64,8 +73,10 @@ export interface OrdersService {
   listMine(user: AuthUser): Promise<Order[]>;
   /** The owner or an admin; anyone else 404. */
   get(user: AuthUser, orderId: string): Promise<Order>;
-  /** PUT /api/orders/:id/payment: paid only if verified money covers the total, else 402. */
-  confirmPayment(user: AuthUser, orderId: string, body: PaymentUpdateBody): Promise<Order>;
+  /** Settles from verified money only: the paid order, or 402 with what is still due. */
+  confirmPayment(user: AuthUser, orderId: string): Promise<Order>;
+  /** The id of the customer's most recent order (where the spec's `use` call, which names none, goes). */
+  latestOrderIdOf(userId: string): Promise<string | undefined>;
   /**
    * Runs `work` in one transaction holding the order's row lock. Kicks the mail worker after the
    * commit when a confirmation was queued; an overdue order is expired (committed) and answers 409.
@@ -81,8 +92,11 @@ export interface OrdersService {
   remainderCents(tx: Transaction, order: OrderRow): Promise<number>;
   dto(tx: Transaction, orderId: string): Promise<Order>;
   now(): Date;
-  /** Every order, newest first; `user` is the customer's id (or null once the account is deleted). */
-  adminList(query: AdminOrdersQuery): Promise<AdminOrdersPage>;
+  /**
+   * Every matching order, newest first (no page asked for, spec section 7), or the page asked for;
+   * `user` is the customer's id (or null once the account is deleted).
+   */
+  adminList(query: AdminOrdersQuery): Promise<Order[] | AdminOrdersPage>;
   /** paid -> delivered; repeating it changes nothing; an unpaid or expired order is a 409. */
   markDelivered(admin: AuthUser, orderId: string): Promise<Order>;
 }
@@ -93,6 +107,8 @@ export interface OrdersServiceOptions {
   mailer: Mailer;
   holdMinutes: number;
   clock?: () => Date;
+  /** Makes item image paths absolute when PUBLIC_URL is set. */
+  publicUrl?: PublicUrlOf;
 }
 
 interface ReservedLine {
@@ -109,7 +125,10 @@ export function createOrdersService({
   mailer,
   holdMinutes,
   clock = () => new Date(),
+  publicUrl = relativeUrls,
 }: OrdersServiceOptions): OrdersService {
+  const toDto = (tx: Executor, row: OrderRow) => orderDto(tx, row, publicUrl);
+
   /** The conditional update is the reservation: it cannot take what is not there (no overselling). */
   async function reserve(tx: Transaction, productId: string, quantity: number): Promise<ReservedLine> {
     const [row] = await queryRows<{ name: string; price_cents: number; image: string | null }>(
@@ -189,7 +208,7 @@ export function createOrdersService({
           quantity: l.quantity,
         })),
       );
-      return orderDto(tx, row);
+      return toDto(tx, row);
     });
     // Stock changed: the catalogue's cached answers are stale.
     catalogue.invalidate();
@@ -277,25 +296,29 @@ export function createOrdersService({
   return {
     place,
     async listMine(user) {
-      return listOrdersOf(db, user.id);
+      return listOrdersOf(db, user.id, publicUrl);
     },
     async get(user, orderId) {
       const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
       if (!row || (row.userId !== user.id && !user.isAdmin)) throw orderNotFound();
-      return orderDto(db, row);
+      return toDto(db, row);
     },
     async confirmPayment(user, orderId) {
-      return withLockedOrder(orderId, { ownerId: user.id }, async (tx, order, effects) => {
+      const settled = await withLockedOrder(orderId, { ownerId: user.id }, async (tx, order, effects) => {
         const { paid, dueCents } = await settle(tx, order, effects);
-        if (!paid) {
-          throw new AppError(
-            402,
-            `Payment is not complete: ${formatCents(dueCents)} still due`,
-            'PAYMENT_INCOMPLETE',
-          );
-        }
-        return orderDto(tx, order);
+        return paid ? { order: await toDto(tx, order) } : { dueCents };
       });
+      if (!settled.order) throw paymentIncomplete(settled.dueCents);
+      return settled.order;
+    },
+    async latestOrderIdOf(userId) {
+      const [row] = await db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(eq(orders.userId, userId))
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(1);
+      return row?.id;
     },
     withLockedOrder,
     settle,
@@ -303,40 +326,47 @@ export function createOrdersService({
     async dto(tx, orderId) {
       const [row] = await tx.select().from(orders).where(eq(orders.id, orderId));
       if (!row) throw orderNotFound();
-      return orderDto(tx, row);
+      return toDto(tx, row);
     },
     now: clock,
 
-    async adminList({ q, page, limit }) {
+    async adminList({ q, ...query }) {
       const prefix = (q ?? '').toLowerCase();
-      if (!ID_PREFIX.test(prefix)) return { orders: [], page, totalPage: 1, total: 0 };
+      const paging = requestedPage(query, ADMIN_ORDERS_DEFAULT_LIMIT);
+      if (!ID_PREFIX.test(prefix))
+        return paging ? { orders: [], page: paging.page, totalPage: 1, total: 0 } : [];
       const where = prefix ? sql`${orders.id}::text like ${`${prefix}%`}` : undefined;
+      const newestFirst = [desc(orders.createdAt), desc(orders.id)];
+      // The admin list names the customer by id only (spec section 3).
+      const toAdminDtos = async (rows: OrderRow[]) =>
+        (await toOrderDtos(db, rows, publicUrl)).map((dto, i) => ({ ...dto, user: rows[i]?.userId ?? null }));
+
+      if (!paging) {
+        return toAdminDtos(
+          await db
+            .select()
+            .from(orders)
+            .where(where)
+            .orderBy(...newestFirst),
+        );
+      }
+      const { page, limit } = paging;
       const rows = await db
         .select({ order: orders, total: windowTotal() })
         .from(orders)
         .where(where)
-        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .orderBy(...newestFirst)
         .limit(limit)
         .offset((page - 1) * limit);
       const { total, totalPage } = await pageTotals(db, rows, { from: orders, where }, limit);
-      const dtos = await toOrderDtos(
-        db,
-        rows.map((r) => r.order),
-      );
-      return {
-        // The admin list names the customer by id only (spec section 3).
-        orders: dtos.map((dto, i) => ({ ...dto, user: rows[i]?.order.userId ?? null })),
-        page,
-        totalPage,
-        total,
-      };
+      return { orders: await toAdminDtos(rows.map((r) => r.order)), page, totalPage, total };
     },
 
     async markDelivered(admin, orderId) {
       return db.transaction(async (tx) => {
         const order = await lockOrder(tx, orderId);
         if (!order) throw orderNotFound();
-        if (order.isDelivered) return orderDto(tx, order);
+        if (order.isDelivered) return toDto(tx, order);
         if (order.status !== 'paid') {
           throw new AppError(409, 'Only a paid order can be delivered', 'ORDER_NOT_PAID');
         }
@@ -355,7 +385,7 @@ export function createOrdersService({
           before: { isDelivered: false, deliveredAt: null },
           after: { isDelivered: true, deliveredAt: now },
         });
-        return orderDto(tx, updated);
+        return toDto(tx, updated);
       });
     },
   };

@@ -251,8 +251,21 @@ describe('PUT /api/orders/:id/payment', () => {
         payment_method: 'paypal',
       },
     });
+    // The server asked the payment provider (demo mode here): no such payment.
     expect(res.statusCode).toBe(402);
-    expect(res.json()).toMatchObject({ message: 'Payment is not complete: $19.49 still due' });
+    expect(res.json()).toEqual({ message: 'PayPal has no payment with this id', code: 'PAYMENT_NOT_FOUND' });
+    // Without a PayPal order id: settled from what is verified, which is nothing.
+    const bare = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/orders/${order._id}/payment`,
+      headers: auth,
+      payload: { status: 'COMPLETED', payment_method: 'paypal', updated_time: Date.now() },
+    });
+    expect(bare.statusCode).toBe(402);
+    expect(bare.json()).toMatchObject({
+      message: 'Payment is not complete: $19.49 still due',
+      amountDue: 19.49,
+    });
     const [row] = await ctx.db.select().from(orders).where(eq(orders.id, order._id));
     expect(row?.status).toBe('unpaid');
   });

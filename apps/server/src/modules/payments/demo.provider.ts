@@ -13,6 +13,8 @@ export function createDemoProvider({ db }: { db: Database }): PaymentProvider {
   const read = (row: typeof demoPaymentOrders.$inferSelect): ProviderPayment => ({
     status: row.status,
     captureId: row.status === 'COMPLETED' ? `DEMO-CAPTURE-${row.id.slice(5)}` : null,
+    captureStatus: row.status === 'COMPLETED' ? 'COMPLETED' : null,
+    referenceId: null,
     amountCents: row.amountCents,
     currency: row.currency,
     payerEmail: null,

@@ -25,6 +25,7 @@ describe('PayPal amounts', () => {
       payer: { email_address: 'b@p.test' },
       purchase_units: [
         {
+          reference_id: 'default',
           amount: { currency_code: 'USD', value: '10.00' },
           payments: {
             captures: [{ id: 'C', status: 'COMPLETED', amount: { currency_code: 'USD', value: '0.01' } }],
@@ -35,9 +36,32 @@ describe('PayPal amounts', () => {
     expect(read).toEqual({
       status: 'COMPLETED',
       captureId: 'C',
+      captureStatus: 'COMPLETED',
+      referenceId: 'default',
       amountCents: 1,
       currency: 'USD',
       payerEmail: 'b@p.test',
+    });
+  });
+
+  it('reports a capture that is not completed as such (a pending capture is no payment yet)', () => {
+    const read = readPayPalOrder({
+      id: 'X',
+      status: 'COMPLETED',
+      purchase_units: [
+        {
+          amount: { currency_code: 'USD', value: '10.00' },
+          payments: {
+            captures: [{ id: 'P', status: 'PENDING', amount: { currency_code: 'USD', value: '10.00' } }],
+          },
+        },
+      ],
+    });
+    expect(read).toMatchObject({
+      captureId: 'P',
+      captureStatus: 'PENDING',
+      referenceId: null,
+      amountCents: 1000,
     });
   });
 });

@@ -10,6 +10,10 @@ export interface ProviderPayment {
   /** The provider order's status: CREATED, APPROVED, COMPLETED, ... */
   status: string;
   captureId: string | null;
+  /** The capture's own status (COMPLETED, PENDING, DECLINED, ...); null before any capture. */
+  captureStatus: string | null;
+  /** The purchase unit's reference_id (ours: the shop's order id; PayPal's default: `default`). */
+  referenceId: string | null;
   amountCents: number;
   currency: string;
   payerEmail: string | null;

@@ -1,9 +1,10 @@
 import {
   IdParams,
   Order,
+  PaymentUpdateBody,
   PayPalCaptureBody,
-  PayPalConfigResponse,
   PayPalOrderResponse,
+  ShopConfigResponse,
 } from '@pixel-vault/shared';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,10 +16,25 @@ import type { PaymentsService } from './payments.service.js';
 const WebhookAnswer = z.object({ received: z.boolean() });
 
 export async function paymentsRoutes(app: App, { payments }: { payments: PaymentsService }) {
+  // Spec section 7: "response is the payment provider client id": the id itself, as text ('demo' in
+  // demo mode). Our web app reads the same id, with the mode, from /api/config.
+  app.get('/api/config/paypal', { config: { access: 'public' } }, async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').send(payments.config().clientId),
+  );
+
   app.get(
-    '/api/config/paypal',
-    { schema: { response: { 200: PayPalConfigResponse } }, config: { access: 'public' } },
+    '/api/config',
+    { schema: { response: { 200: ShopConfigResponse } }, config: { access: 'public' } },
     async () => payments.config(),
+  );
+
+  app.put(
+    '/api/orders/:id/payment',
+    {
+      schema: { params: IdParams, body: PaymentUpdateBody, response: { 200: Order } },
+      config: { access: 'user' },
+    },
+    async (request) => payments.updatePayment(requireUser(request), request.params.id, request.body),
   );
 
   app.post(

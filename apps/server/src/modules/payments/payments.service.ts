@@ -1,21 +1,46 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Order, PayPalConfigResponse, PayPalOrderResponse } from '@pixel-vault/shared';
+import {
+  type Order,
+  type PaymentUpdateBody,
+  type PayPalOrderResponse,
+  ProviderOrderId,
+  type ShopConfigResponse,
+  formatCents,
+} from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
 import { type PaymentRow, payments } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
+import type { GiftCardsService } from '../giftcards/giftcards.service.js';
 import { orderExpired } from '../orders/orders.expiry.js';
-import { type OrdersService, orderAlreadyPaid } from '../orders/orders.service.js';
+import {
+  type OrdersService,
+  nothingDue,
+  orderAlreadyPaid,
+  paymentIncomplete,
+} from '../orders/orders.service.js';
 import { type PaymentProvider, type ProviderPayment, paymentDeclined } from './payment.provider.js';
 
 export const paymentNotFound = () => notFound('Payment not found');
 export const amountMismatch = () =>
   new AppError(409, 'Payment amount does not match the order', 'PAYMENT_AMOUNT_MISMATCH');
+export const paymentUsedElsewhere = () =>
+  new AppError(409, 'This PayPal payment was already used for another order', 'PAYMENT_USED');
+
+/** A shop order id is a UUID; PayPal's own default reference is `default`. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PaymentsService {
-  config(): PayPalConfigResponse;
+  config(): ShopConfigResponse;
+  /**
+   * PUT /api/orders/:id/payment (the spec's payment update). Gift Card + code: the card pays what it
+   * can (giftcards.payOrder). PayPal + a PayPal order id: the server reads that order from the
+   * provider and records its capture (recordClientCapture). Otherwise: settles from what is verified.
+   * Answers the paid order, or 402 with what is still due.
+   */
+  updatePayment(user: AuthUser, orderId: string, body: PaymentUpdateBody): Promise<Order>;
   /** Creates (or reuses the open) provider order for the order's remainder after gift cards. */
   createProviderOrder(user: AuthUser, orderId: string): Promise<PayPalOrderResponse>;
   /** Captures an approved provider order of this order, checks it, and settles the order. */
@@ -27,6 +52,7 @@ export interface PaymentsService {
 export interface PaymentsServiceOptions {
   db: Database;
   orders: OrdersService;
+  giftCards: GiftCardsService;
   provider: PaymentProvider;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
@@ -39,6 +65,7 @@ interface WebhookEvent {
 export function createPaymentsService({
   db,
   orders,
+  giftCards,
   provider,
   log,
 }: PaymentsServiceOptions): PaymentsService {
@@ -99,9 +126,136 @@ export function createPaymentsService({
     return outcome.order;
   }
 
+  /**
+   * The spec's PayPal sequence: the client created and captured the PayPal order itself, then names
+   * it. Nothing it says is taken on trust: the server reads the order back from the provider and
+   * records it only if it is COMPLETED, with a COMPLETED capture in USD for no more than the order
+   * still owes, and never recorded for another order (unique provider order and capture ids).
+   * A capture below what is due stays on the order and answers 402 with the rest (docs/decisions/004).
+   */
+  async function recordClientCapture(
+    user: AuthUser,
+    orderId: string,
+    providerOrderId: string,
+  ): Promise<Order> {
+    // Whose order is it, and is it still open? Asked before PayPal is called on the client's behalf.
+    const paid = await orders.withLockedOrder(
+      orderId,
+      { ownerId: user.id, expireOverdue: false },
+      async (_tx, order) => order.status === 'paid',
+    );
+    const known = await findPayment(providerOrderId);
+    if (known && known.orderId !== orderId) throw paymentUsedElsewhere();
+    // A replay of a recorded payment: settle what is verified, move nothing.
+    if (known?.status === 'captured') return orders.confirmPayment(user, orderId);
+    if (known?.status === 'failed') throw amountMismatch();
+    if (paid) {
+      log.warn({ orderId, providerOrderId }, 'PayPal payment offered for a paid order: not recorded');
+      throw orderAlreadyPaid();
+    }
+
+    // Outside any transaction: no row lock is held while PayPal answers.
+    const result = await provider.getOrder(providerOrderId).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'PAYPAL_ORDER_NOT_FOUND') {
+        throw new AppError(402, 'PayPal has no payment with this id', 'PAYMENT_NOT_FOUND');
+      }
+      throw error;
+    });
+    if (result.status !== 'COMPLETED' || result.captureStatus !== 'COMPLETED' || !result.captureId) {
+      throw new AppError(402, 'PayPal has not completed this payment', 'PAYMENT_NOT_COMPLETED');
+    }
+    if (result.currency !== 'USD') {
+      throw new AppError(409, 'PayPal payments must be in USD', 'PAYMENT_CURRENCY_MISMATCH');
+    }
+    if (!Number.isSafeInteger(result.amountCents) || result.amountCents <= 0) throw amountMismatch();
+    // Made by this shop for another of its orders: it pays that order, not this one.
+    if (result.referenceId && UUID.test(result.referenceId) && result.referenceId.toLowerCase() !== orderId) {
+      throw paymentUsedElsewhere();
+    }
+    const captureId = result.captureId;
+    let outcome: { order: Order } | { dueCents: number } | { expired: true };
+    try {
+      outcome = await orders.withLockedOrder(
+        orderId,
+        // Money was taken: an order whose hold ran out but was not swept yet is still paid.
+        { ownerId: user.id, expireOverdue: false },
+        async (tx, order, effects) => {
+          if (order.status === 'paid') throw orderAlreadyPaid();
+          const dueCents = order.status === 'unpaid' ? await orders.remainderCents(tx, order) : 0;
+          if (order.status === 'unpaid' && result.amountCents > dueCents) {
+            throw new AppError(
+              409,
+              `The PayPal payment of ${formatCents(result.amountCents)} is more than the ${formatCents(dueCents)} due on this order`,
+              'PAYMENT_AMOUNT_MISMATCH',
+            );
+          }
+          // Recorded even on an expired order, so the captured money can be found and refunded.
+          const captured = {
+            amountCents: result.amountCents,
+            currency: result.currency,
+            status: 'captured' as const,
+            captureId,
+            payerEmail: result.payerEmail,
+            raw: result,
+            updatedAt: orders.now(),
+          };
+          if (known) {
+            // Our own PayPal order for this order, captured in the browser by PayPal's script.
+            await tx.update(payments).set(captured).where(eq(payments.id, known.id));
+          } else {
+            await tx.insert(payments).values({
+              ...captured,
+              orderId: order.id,
+              provider: provider.mode,
+              providerOrderId,
+              requestId: randomUUID(),
+            });
+          }
+          if (order.status === 'expired') return { expired: true as const };
+          const settled = await orders.settle(tx, order, effects);
+          if (!settled.paid) return { dueCents: settled.dueCents };
+          return { order: await orders.dto(tx, order.id) };
+        },
+      );
+    } catch (error) {
+      const raced = isUniqueViolation(error) || (error instanceof AppError && error.code === 'ORDER_PAID');
+      if (!raced) throw error;
+      // Recorded meanwhile: by a concurrent replay for this order (answer it), or for another order.
+      const winner = await findPayment(providerOrderId);
+      if (winner?.orderId === orderId && winner.status === 'captured' && winner.captureId === captureId) {
+        return orders.confirmPayment(user, orderId);
+      }
+      throw isUniqueViolation(error) ? paymentUsedElsewhere() : error;
+    }
+    if ('expired' in outcome) {
+      log.error({ orderId, providerOrderId, captureId }, 'payment captured for an expired order: refund it');
+      throw orderExpired();
+    }
+    if ('dueCents' in outcome) throw paymentIncomplete(outcome.dueCents);
+    log.info({ orderId, providerOrderId, captureId }, 'order paid by a client-side PayPal capture');
+    return outcome.order;
+  }
+
   return {
     config() {
       return { clientId: provider.clientId, mode: provider.mode, currency: 'USD' };
+    },
+
+    async updatePayment(user, orderId, body) {
+      if (body.payment_method === 'Gift Card') {
+        if (!body.gift_card_code) return orders.confirmPayment(user, orderId);
+        const { order, dueCents } = await giftCards.payOrder(user, orderId, body.gift_card_code);
+        if (dueCents > 0) throw paymentIncomplete(dueCents);
+        return order;
+      }
+      // PayPal. No PayPal order named (or our own order id, as some clients send): what is verified.
+      const named = body.order_id;
+      if (!named || named.toLowerCase() === orderId) return orders.confirmPayment(user, orderId);
+      const providerOrderId = ProviderOrderId.safeParse(named);
+      if (!providerOrderId.success) {
+        throw new AppError(400, providerOrderId.error.issues[0]?.message ?? 'Invalid PayPal order id');
+      }
+      return recordClientCapture(user, orderId, providerOrderId.data);
     },
 
     async createProviderOrder(user, orderId) {
@@ -109,7 +263,7 @@ export function createPaymentsService({
         if (order.status === 'paid') throw orderAlreadyPaid();
         if (order.status === 'expired') throw orderExpired();
         const remainder = await orders.remainderCents(tx, order);
-        if (remainder <= 0) throw new AppError(409, 'Nothing is left to pay on this order', 'NOTHING_DUE');
+        if (remainder <= 0) throw nothingDue();
         const [open] = await tx
           .select()
           .from(payments)

@@ -44,9 +44,13 @@ describe('PayPal (the real client against a PayPal-compatible server on loopback
     paypal.loseNextCaptureReply = false;
   });
 
-  it('answers the client id', async () => {
+  it('answers the client id: as bare text on the spec route, with the mode on /api/config', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/config/paypal' });
-    expect(res.json()).toEqual({ clientId: paypal.clientId, mode: 'paypal', currency: 'USD' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.body).toBe(paypal.clientId);
+    const config = await ctx.app.inject({ method: 'GET', url: '/api/config' });
+    expect(config.json()).toEqual({ clientId: paypal.clientId, mode: 'paypal', currency: 'USD' });
   });
 
   it('pays an order with PayPal alone and never captures a captured payment again', async () => {
@@ -282,6 +286,206 @@ describe('PayPal (the real client against a PayPal-compatible server on loopback
   });
 });
 
+describe("the spec's PayPal sequence: captured in the browser, then PUT /payment with the PayPal order id", () => {
+  let ctx: TestContext;
+  let paypal: FakePayPal;
+
+  beforeAll(async () => {
+    paypal = await startFakePayPal();
+    ctx = await createTestContext({ env: fakePayPalEnv(paypal) });
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await paypal.close();
+  });
+
+  const pay = (auth: Auth, orderId: string, paypalOrderId: string) =>
+    ctx.app.inject({
+      method: 'PUT',
+      url: `/api/orders/${orderId}/payment`,
+      headers: auth,
+      payload: {
+        order_id: paypalOrderId,
+        status: 'COMPLETED',
+        updated_time: new Date().toISOString(),
+        email_address: 'buyer@paypal.test',
+        payment_method: 'paypal',
+      },
+    });
+  const paymentsOf = (orderId: string) => ctx.db.select().from(payments).where(eq(payments.orderId, orderId));
+  const paymentsFor = (paypalOrderId: string) =>
+    ctx.db.select().from(payments).where(eq(payments.providerOrderId, paypalOrderId));
+  const mailsTo = (email: string) => ctx.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
+  /** $20.00 + 15% tax + $7.99 shipping. */
+  const TOTAL = '30.99';
+
+  it('pays the order once, after reading the payment back from PayPal, and answers replays', async () => {
+    const { auth, user } = await insertUser(ctx.db);
+    const order = await orderFor(ctx, auth);
+    const { id, captureId } = paypal.buyerPays(TOTAL);
+    const before = paypal.count(`/v2/checkout/orders/${id}`);
+
+    const res = await pay(auth, order._id, id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Order>()).toMatchObject({
+      isPaid: true,
+      amountDue: 0,
+      paymentResult: { method: 'paypal', providerId: captureId, status: 'COMPLETED' },
+    });
+    // The server asked PayPal itself, and captured nothing (the browser did).
+    expect(paypal.count(`/v2/checkout/orders/${id}`)).toBe(before + 1);
+    expect(paypal.count(`/v2/checkout/orders/${id}/capture`)).toBe(0);
+    expect(await paymentsOf(order._id)).toMatchObject([
+      { providerOrderId: id, captureId, status: 'captured', amountCents: 3099 },
+    ]);
+
+    for (let i = 0; i < 2; i += 1) {
+      const again = await pay(auth, order._id, id);
+      expect(again.statusCode).toBe(200);
+      expect(again.json<Order>().paidAt).toBe(res.json<Order>().paidAt);
+    }
+    expect(await paymentsOf(order._id)).toHaveLength(1);
+    expect(await mailsTo(user.email)).toHaveLength(1);
+  });
+
+  it('refuses payments PayPal has not completed, in another currency, above the amount due, or unknown, recording nothing', async () => {
+    const { auth } = await insertUser(ctx.db);
+    const order = await orderFor(ctx, auth);
+    const cases: [ReturnType<FakePayPal['buyerPays']> | { id: string }, number, string][] = [
+      [paypal.buyerPays(TOTAL, { status: 'APPROVED' }), 402, 'PAYMENT_NOT_COMPLETED'],
+      [paypal.buyerPays(TOTAL, { captureStatus: 'PENDING' }), 402, 'PAYMENT_NOT_COMPLETED'],
+      [paypal.buyerPays(TOTAL, { currency: 'EUR' }), 409, 'PAYMENT_CURRENCY_MISMATCH'],
+      [paypal.buyerPays('31.00'), 409, 'PAYMENT_AMOUNT_MISMATCH'],
+      [{ id: 'PP0000000000000000' }, 402, 'PAYMENT_NOT_FOUND'],
+    ];
+    for (const [payment, status, code] of cases) {
+      const res = await pay(auth, order._id, payment.id);
+      expect(res.statusCode, code).toBe(status);
+      expect(res.json<{ code: string; message: string }>().code).toBe(code);
+      expect(await paymentsFor(payment.id)).toHaveLength(0);
+    }
+    expect((await pay(auth, order._id, 'not a paypal id!')).statusCode).toBe(400);
+    expect(await statusOf(ctx, order._id)).toBe('unpaid');
+    expect(await paymentsOf(order._id)).toHaveLength(0);
+  });
+
+  it('never lets one PayPal payment pay two orders, even offered for both at once', async () => {
+    const { auth } = await insertUser(ctx.db);
+    const a = await orderFor(ctx, auth);
+    const b = await orderFor(ctx, auth);
+    const { id } = paypal.buyerPays(TOTAL);
+    const results = await Promise.all([pay(auth, a._id, id), pay(auth, b._id, id)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const refused = results.find((r) => r.statusCode === 409);
+    expect(refused?.json()).toMatchObject({
+      message: 'This PayPal payment was already used for another order',
+      code: 'PAYMENT_USED',
+    });
+    expect(await paymentsFor(id)).toHaveLength(1);
+    expect([await statusOf(ctx, a._id), await statusOf(ctx, b._id)].sort()).toEqual(['paid', 'unpaid']);
+    // Offered later, by another customer too: still refused.
+    const stranger = await insertUser(ctx.db);
+    const theirs = await orderFor(ctx, stranger.auth);
+    expect((await pay(stranger.auth, theirs._id, id)).statusCode).toBe(409);
+    expect(await statusOf(ctx, theirs._id)).toBe('unpaid');
+  });
+
+  it("refuses a PayPal order this shop made for another of its orders, and another customer's order", async () => {
+    const { auth } = await insertUser(ctx.db);
+    const mine = await orderFor(ctx, auth);
+    const other = await orderFor(ctx, auth);
+    const { id } = paypal.buyerPays(TOTAL, { referenceId: other._id });
+    const res = await pay(auth, mine._id, id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'PAYMENT_USED' });
+    const stranger = await insertUser(ctx.db);
+    expect((await pay(stranger.auth, mine._id, paypal.buyerPays(TOTAL).id)).statusCode).toBe(404);
+    expect(await paymentsOf(mine._id)).toHaveLength(0);
+  });
+
+  it('keeps a capture below the amount due on the order (402 with the rest); a gift card then completes it once', async () => {
+    const { auth, user } = await insertUser(ctx.db);
+    const card = await insertGiftCard(ctx.db, { balanceCents: 1000 });
+    const order = await orderFor(ctx, auth);
+    // The spec's combined checkout, PayPal first: PayPal paid the remainder after the card's $10.
+    const { id } = paypal.buyerPays('20.99');
+    const partial = await pay(auth, order._id, id);
+    expect(partial.statusCode).toBe(402);
+    expect(partial.json()).toEqual({
+      message: 'Payment is not complete: $10.00 still due',
+      code: 'PAYMENT_INCOMPLETE',
+      amountDue: 10,
+    });
+    expect(await paymentsOf(order._id)).toMatchObject([{ status: 'captured', amountCents: 2099 }]);
+    // A replay records nothing more.
+    expect((await pay(auth, order._id, id)).statusCode).toBe(402);
+    expect(await paymentsOf(order._id)).toHaveLength(1);
+
+    const used = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/giftcards/use',
+      headers: auth,
+      payload: { code: card.code, amount: 10 },
+    });
+    expect(used.statusCode).toBe(200);
+    expect(used.json()).toMatchObject({ orderId: order._id, applied: 10, amountDue: 0 });
+    expect(await statusOf(ctx, order._id)).toBe('paid');
+    expect(await mailsTo(user.email)).toHaveLength(1);
+    const paidOrder = (
+      await ctx.app.inject({ method: 'GET', url: `/api/orders/${order._id}`, headers: auth })
+    ).json<Order>();
+    expect(paidOrder.paymentResult?.method).toBe('Gift Card + PayPal');
+  });
+
+  it('records a capture offered for an expired order, so it can be refunded, and answers 409', async () => {
+    const { auth } = await insertUser(ctx.db);
+    const order = await orderFor(ctx, auth);
+    await ctx.db
+      .update(orders)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(orders.id, order._id));
+    // Overdue but not swept yet: the stock is still held, so the money pays the order.
+    const late = paypal.buyerPays(TOTAL);
+    expect((await pay(auth, order._id, late.id)).statusCode).toBe(200);
+
+    const expiring = await orderFor(ctx, auth);
+    await ctx.db
+      .update(orders)
+      .set({ status: 'expired', updatedAt: new Date() })
+      .where(eq(orders.id, expiring._id));
+    const { id, captureId } = paypal.buyerPays(TOTAL);
+    const res = await pay(auth, expiring._id, id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'ORDER_EXPIRED' });
+    expect(await paymentsOf(expiring._id)).toMatchObject([{ captureId, status: 'captured' }]);
+    expect(await statusOf(ctx, expiring._id)).toBe('expired');
+  });
+
+  it("records our own PayPal order when PayPal's script captured it in the browser", async () => {
+    const { auth } = await insertUser(ctx.db);
+    const order = await orderFor(ctx, auth);
+    const { id } = (await createPayPal(ctx, auth, order._id)).json<PayPalOrderResponse>();
+    const fakeOrder = paypal.orders.get(id);
+    if (!fakeOrder) throw new Error('no fake order');
+    Object.assign(fakeOrder, { status: 'COMPLETED', captureId: 'CAP-IN-BROWSER' });
+    const res = await pay(auth, order._id, id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json<Order>().paymentResult?.providerId).toBe('CAP-IN-BROWSER');
+    expect(await paymentsOf(order._id)).toMatchObject([{ providerOrderId: id, status: 'captured' }]);
+  });
+
+  it('refuses a second PayPal payment for an order already paid, recording nothing', async () => {
+    const { auth } = await insertUser(ctx.db);
+    const order = await orderFor(ctx, auth);
+    expect((await pay(auth, order._id, paypal.buyerPays(TOTAL).id)).statusCode).toBe(200);
+    const second = paypal.buyerPays(TOTAL);
+    const res = await pay(auth, order._id, second.id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'ORDER_PAID' });
+    expect(await paymentsFor(second.id)).toHaveLength(0);
+  });
+});
+
 describe('demo mode (no PayPal credentials)', () => {
   let ctx: TestContext;
   beforeAll(async () => {
@@ -290,7 +494,8 @@ describe('demo mode (no PayPal credentials)', () => {
   afterAll(() => ctx.close());
 
   it('completes a checkout end to end: create -> capture -> paid, once', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: '/api/config/paypal' });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/config/paypal' })).body).toBe('demo');
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/config' });
     expect(res.json()).toEqual({ clientId: 'demo', mode: 'demo', currency: 'USD' });
     const { auth, user } = await insertUser(ctx.db);
     const order = await orderFor(ctx, auth);
@@ -313,12 +518,13 @@ describe('demo mode (no PayPal credentials)', () => {
 
   it('declares who may call each checkout route, and refuses visitors on the private ones', async () => {
     const table = ctx.app.accessTable
-      .filter((r) => /^\/api\/(orders|giftcards|config\/paypal|payments)/.test(r.url))
+      .filter((r) => /^\/api\/(orders|giftcards|config|payments)/.test(r.url))
       .map((r) => `${r.method} ${r.url} ${r.access}`)
       .sort();
     expect(table).toEqual(
       [
         'GET /api/config/paypal public',
+        'GET /api/config public',
         'GET /api/giftcards/admin/getall admin',
         'GET /api/orders user',
         'GET /api/orders/:id user',

@@ -24,6 +24,7 @@ interface PayPalOrderJson {
   status?: string;
   payer?: { email_address?: string };
   purchase_units?: {
+    reference_id?: string;
     amount?: { currency_code?: string; value?: string };
     payments?: {
       captures?: { id?: string; status?: string; amount?: { currency_code?: string; value?: string } }[];
@@ -40,6 +41,8 @@ export function readPayPalOrder(json: PayPalOrderJson): ProviderPayment {
   return {
     status: json.status ?? 'UNKNOWN',
     captureId: capture?.id ?? null,
+    captureStatus: capture?.status ?? null,
+    referenceId: unit?.reference_id ?? null,
     amountCents: parseAmountCents(amount?.value),
     currency: amount?.currency_code ?? '',
     payerEmail: json.payer?.email_address ?? null,

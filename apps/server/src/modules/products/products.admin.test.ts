@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Order, Product, ProductListResponse } from '@pixel-vault/shared';
+import type { Order, Product } from '@pixel-vault/shared';
 import { auditLog, products } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
 import { insertProduct, insertUser, placeOrder } from '../../test/factories.js';
@@ -112,7 +112,7 @@ describe('POST /api/products/add-new', () => {
 
     // In the shop at once (the catalogue cache was invalidated).
     const list = await ctx.app.inject({ method: 'GET', url: '/api/products?q=Uploaded%20Cartridge' });
-    expect(list.json<ProductListResponse>().products.map((p) => p._id)).toContain(product._id);
+    expect(list.json<Product[]>().map((p) => p._id)).toContain(product._id);
 
     const [audit] = await ctx.db.select().from(auditLog).where(eq(auditLog.targetId, product._id));
     expect(audit).toMatchObject({ action: 'product.create', actorUserId: admin.user.id });
@@ -294,7 +294,7 @@ describe('DELETE /api/products/delete/:id', () => {
       404,
     );
     const list = await ctx.app.inject({ method: 'GET', url: '/api/products?q=Soon%20Gone' });
-    expect(list.json<ProductListResponse>().products).toHaveLength(0);
+    expect(list.json<Product[]>()).toHaveLength(0);
 
     const past = await ctx.app.inject({
       method: 'GET',

@@ -3,35 +3,45 @@ import { type SQL, and, asc, eq, ilike, isNull, sql } from 'drizzle-orm';
 import {
   type Category,
   type CreateProductFields,
+  PRODUCTS_DEFAULT_LIMIT,
   type Product,
+  type ProductList,
   type ProductListQuery,
   type ProductListResponse,
   type UpdateProductFields,
+  requestedPage,
   toCents,
   toDollars,
 } from '@pixel-vault/shared';
 import type { Database, Executor } from '../../db/client.js';
 import { type ProductRow, productImages, productReviews, products } from '../../db/schema/index.js';
-import type { AuthUser } from '../../lib/access.js';
+import { type AuthUser, adminOnly } from '../../lib/access.js';
+import { type CachedAnswer, cachedAnswer } from '../../lib/cached-answer.js';
 import { notFound } from '../../lib/errors.js';
 import { pageTotals, windowTotal } from '../../lib/paging.js';
 import type { Storage } from '../../lib/storage.js';
+import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { processImages, storeImages } from './products.images.js';
 
 export interface ProductsService {
-  /** `GET /api/products` answer, already serialized: the hot path sends it as is. */
-  listJson(query: ProductListQuery): Promise<string>;
-  /** `GET /api/products/:id` answer, serialized; 404 `Product not found` for unknown or removed. */
-  getJson(id: string): Promise<string>;
-  list(query: ProductListQuery): Promise<ProductListResponse>;
+  /** `GET /api/products` answer from the cache, serialized with its ETag: the hot path sends it as is. */
+  listAnswer(query: ProductListQuery): Promise<CachedAnswer>;
+  /** `GET /api/products/:id` answer from the cache; 404 `Product not found` for unknown or removed. */
+  getAnswer(id: string): Promise<CachedAnswer>;
+  /** Every matching product (no page asked for, spec section 7), or the page asked for. */
+  list(query: ProductListQuery): Promise<ProductList | ProductListResponse>;
   get(id: string): Promise<Product>;
   /** Drops every cached answer. Every product write must call it (the cache TTL only covers other instances). */
   invalidate(): void;
   /** Checks every image by content, resizes and stores them, then writes the product (+ audit row). */
   create(admin: AuthUser, fields: CreateProductFields, images: Buffer[]): Promise<Product>;
-  /** Field-wise partial update (+ audit row); 404 for unknown or removed products. */
-  update(admin: AuthUser, id: string, fields: UpdateProductFields): Promise<Product>;
+  /**
+   * Field-wise partial update by an admin (+ audit row); 404 for unknown or removed products. A
+   * customer may only send `stockQuantity` (the spec's checkout does, section 4): nothing is written,
+   * the stock having been taken when the order was placed, and the product is answered as it is.
+   */
+  update(caller: AuthUser, id: string, fields: UpdateProductFields): Promise<Product>;
   /** Soft delete: gone from lists and detail; past orders keep their snapshot (+ audit row). */
   remove(admin: AuthUser, id: string): Promise<void>;
 }
@@ -45,6 +55,8 @@ export interface ProductsServiceOptions {
   now?: () => number;
   /** Where uploaded images go; needed by create() only. */
   storage?: Storage;
+  /** Makes stored image paths absolute when PUBLIC_URL is set. */
+  publicUrl?: PublicUrlOf;
 }
 
 const productNotFound = () => notFound('Product not found');
@@ -129,14 +141,14 @@ type ProductQueryRow = {
 };
 
 /** The one place a product row becomes the spec's Product (prices in dollars, `_id`, rating 0..5). */
-export function toProductDto(row: ProductQueryRow): Product {
+export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = relativeUrls): Product {
   return {
     _id: row.id,
     productName: row.name,
     productDescription: row.description,
     productPrice: toDollars(row.priceCents),
     productCategory: row.category as Category,
-    productImage: row.images,
+    productImage: row.images.map(publicUrl),
     stockQuantity: row.stock,
     productRating: row.ratingTenths / 10,
     reviewCount: row.reviewCount,
@@ -153,7 +165,7 @@ export function toProductDto(row: ProductQueryRow): Product {
 }
 
 interface CacheEntry {
-  json: string;
+  answer: CachedAnswer;
   expiresAt: number;
 }
 
@@ -163,22 +175,24 @@ export function createProductsService({
   cacheMaxEntries = 1000,
   now = Date.now,
   storage,
+  publicUrl = relativeUrls,
 }: ProductsServiceOptions): ProductsService {
   const cache = new Map<string, CacheEntry>();
   // Concurrent misses for one key share one query instead of stampeding the database.
-  const inFlight = new Map<string, Promise<string>>();
+  const inFlight = new Map<string, Promise<CachedAnswer>>();
   // A query that started before an invalidation must not put its (stale) answer in the cache.
   let generation = 0;
 
-  async function cached(key: string, load: () => Promise<unknown>): Promise<string> {
+  async function cached(key: string, load: () => Promise<unknown>): Promise<CachedAnswer> {
     const hit = cache.get(key);
-    if (hit && hit.expiresAt > now()) return hit.json;
+    if (hit && hit.expiresAt > now()) return hit.answer;
     const pending = inFlight.get(key);
     if (pending) return pending;
 
     const startedAt = generation;
     const loadAndStore = async () => {
-      const json = JSON.stringify(await load());
+      // An expired entry whose bytes did not change keeps its ETag and compressed forms.
+      const answer = cachedAnswer(JSON.stringify(await load()), hit?.answer);
       if (generation === startedAt) {
         if (cache.size >= cacheMaxEntries) {
           // Map iteration is insertion order: drop the oldest entry.
@@ -186,9 +200,9 @@ export function createProductsService({
           if (!oldest.done) cache.delete(oldest.value);
         }
         cache.delete(key);
-        cache.set(key, { json, expiresAt: now() + cacheTtlMs });
+        cache.set(key, { answer, expiresAt: now() + cacheTtlMs });
       }
-      return json;
+      return answer;
     };
     const promise = loadAndStore().finally(() => {
       if (inFlight.get(key) === promise) inFlight.delete(key);
@@ -197,27 +211,33 @@ export function createProductsService({
     return promise;
   }
 
-  async function list({ category, q, page, limit }: ProductListQuery): Promise<ProductListResponse> {
+  async function list(query: ProductListQuery): Promise<ProductList | ProductListResponse> {
     const conditions: SQL[] = [isNull(products.deletedAt)];
-    if (category) conditions.push(eq(products.category, category));
-    if (q) conditions.push(ilike(products.name, `%${escapeLike(q)}%`));
+    if (query.category) conditions.push(eq(products.category, query.category));
+    if (query.q) conditions.push(ilike(products.name, `%${escapeLike(query.q)}%`));
     const where = and(...conditions);
+    const order = [asc(products.name), asc(products.id)];
+    const toDto = (row: ProductQueryRow) => toProductDto(row, publicUrl);
 
+    const paging = requestedPage(query, PRODUCTS_DEFAULT_LIMIT);
+    if (!paging) {
+      const all = await db
+        .select(productColumns)
+        .from(products)
+        .where(where)
+        .orderBy(...order);
+      return all.map(toDto);
+    }
+    const { page, limit } = paging;
     const rows = await db
       .select({ ...productColumns, total: windowTotal() })
       .from(products)
       .where(where)
-      .orderBy(asc(products.name), asc(products.id))
+      .orderBy(...order)
       .limit(limit)
       .offset((page - 1) * limit);
-
     const { total, totalPage } = await pageTotals(db, rows, { from: products, where }, limit);
-    return {
-      products: rows.map(toProductDto),
-      page,
-      totalPage,
-      total,
-    };
+    return { products: rows.map(toDto), page, totalPage, total };
   }
 
   async function get(id: string): Promise<Product> {
@@ -227,7 +247,7 @@ export function createProductsService({
       .where(and(eq(products.id, id), isNull(products.deletedAt)))
       .limit(1);
     if (!row) throw notFound('Product not found');
-    return toProductDto(row);
+    return toProductDto(row, publicUrl);
   }
 
   function invalidate() {
@@ -240,11 +260,13 @@ export function createProductsService({
   return {
     list,
     get,
-    listJson(query) {
-      const key = `list\u0000${query.category ?? ''}\u0000${query.page}\u0000${query.limit}\u0000${query.q ?? ''}`;
+    listAnswer(query) {
+      const paging = requestedPage(query, PRODUCTS_DEFAULT_LIMIT);
+      const pageKey = paging ? `${paging.page}\u0000${paging.limit}` : 'all';
+      const key = `list\u0000${query.category ?? ''}\u0000${pageKey}\u0000${query.q ?? ''}`;
       return cached(key, () => list(query));
     },
-    getJson(id) {
+    getAnswer(id) {
       return cached(`id\u0000${id.toLowerCase()}`, () => get(id));
     },
     invalidate,
@@ -293,7 +315,13 @@ export function createProductsService({
       return get(id);
     },
 
-    async update(admin, id, fields) {
+    async update(caller, id, fields) {
+      if (!caller.isAdmin) {
+        const onlyStock = Object.entries(fields).every(([k, v]) => k === 'stockQuantity' || v === undefined);
+        if (!onlyStock || fields.stockQuantity === undefined) throw adminOnly();
+        return get(id);
+      }
+      const admin = caller;
       const set: Partial<typeof products.$inferInsert> = {};
       if (fields.productName !== undefined) set.name = fields.productName;
       if (fields.productCategory !== undefined) set.category = fields.productCategory;

@@ -1,5 +1,6 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
-import { Product, ProductListResponse } from '@pixel-vault/shared';
+import { Product, ProductList, ProductListResponse } from '@pixel-vault/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { products } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
@@ -90,33 +91,47 @@ describe('catalogue', () => {
   });
 
   describe('GET /api/products', () => {
-    it('lists products ordered by name with paging fields, excluding removed ones', async () => {
+    it('answers every product as an array ordered by name when no page is asked for (spec section 7)', async () => {
       await insertProduct(ctx.db, { name: 'Zelda-like Quest' });
       await insertProduct(ctx.db, { name: 'Abacus Puzzle', category: 'puzzles' });
       await insertProduct(ctx.db, { name: 'Middle Console', category: 'consoles' });
       await insertProduct(ctx.db, { name: 'Removed Thing', deletedAt: new Date() });
       const { res, body } = await list();
       expect(res.statusCode).toBe(200);
-      expect(ProductListResponse.parse(body)).toBeTruthy();
-      expect(body.products.map((p: Product) => p.productName)).toEqual([
+      expect(ProductList.parse(body)).toHaveLength(3);
+      expect(body.map((p: Product) => p.productName)).toEqual([
         'Abacus Puzzle',
         'Middle Console',
         'Zelda-like Quest',
       ]);
-      expect(body).toMatchObject({ page: 1, totalPage: 1, total: 3 });
     });
 
-    it('answers an empty first page with totalPage 1', async () => {
-      const { body } = await list();
-      expect(body).toEqual({ products: [], page: 1, totalPage: 1, total: 0 });
+    it('answers the page envelope with paging fields when a page is asked for (spec section 3)', async () => {
+      await insertProduct(ctx.db, { name: 'Zelda-like Quest' });
+      await insertProduct(ctx.db, { name: 'Abacus Puzzle', category: 'puzzles' });
+      await insertProduct(ctx.db, { name: 'Removed Thing', deletedAt: new Date() });
+      for (const query of ['?page=1', '?limit=24']) {
+        const { body } = await list(query);
+        expect(ProductListResponse.strict().parse(body)).toBeTruthy();
+        expect(body.products.map((p: Product) => p.productName)).toEqual([
+          'Abacus Puzzle',
+          'Zelda-like Quest',
+        ]);
+        expect(body).toMatchObject({ page: 1, totalPage: 1, total: 2 });
+      }
+    });
+
+    it('answers an empty array, or an empty first page with totalPage 1', async () => {
+      expect((await list()).body).toEqual([]);
+      expect((await list('?page=1')).body).toEqual({ products: [], page: 1, totalPage: 1, total: 0 });
     });
 
     it('filters by category', async () => {
       await insertProduct(ctx.db, { name: 'Chess Deluxe', category: 'board-games' });
       await insertProduct(ctx.db, { name: 'Mega Console', category: 'consoles' });
       const { body } = await list('?category=board-games');
-      expect(body.products.map((p: Product) => p.productName)).toEqual(['Chess Deluxe']);
-      expect(body.total).toBe(1);
+      expect(body.map((p: Product) => p.productName)).toEqual(['Chess Deluxe']);
+      expect((await list('?category=board-games&page=1')).body.total).toBe(1);
     });
 
     it('searches names case-insensitively as a substring', async () => {
@@ -124,18 +139,15 @@ describe('catalogue', () => {
       await insertProduct(ctx.db, { name: 'SUPERSONIC Racer' });
       await insertProduct(ctx.db, { name: 'Tetromino Blocks' });
       const { body } = await list('?q=super');
-      expect(body.products.map((p: Product) => p.productName)).toEqual([
-        'SUPERSONIC Racer',
-        'Super Mario-ish Land',
-      ]);
-      expect((await list('?q=%20%20blocks%20')).body.total).toBe(1);
+      expect(body.map((p: Product) => p.productName)).toEqual(['SUPERSONIC Racer', 'Super Mario-ish Land']);
+      expect((await list('?q=%20%20blocks%20')).body).toHaveLength(1);
     });
 
     it('combines search and category', async () => {
       await insertProduct(ctx.db, { name: 'Space Puzzle', category: 'puzzles' });
       await insertProduct(ctx.db, { name: 'Space Shooter', category: 'retro-games' });
       const { body } = await list('?q=space&category=puzzles');
-      expect(body.products.map((p: Product) => p.productName)).toEqual(['Space Puzzle']);
+      expect(body.map((p: Product) => p.productName)).toEqual(['Space Puzzle']);
     });
 
     it('treats %, _ and \\ in the search as literal characters', async () => {
@@ -145,7 +157,7 @@ describe('catalogue', () => {
       await insertProduct(ctx.db, { name: 'snakeXcase Game' });
       await insertProduct(ctx.db, { name: 'Back\\slash' });
       const names = async (q: string) =>
-        (await list(`?q=${encodeURIComponent(q)}`)).body.products.map((p: Product) => p.productName);
+        (await list(`?q=${encodeURIComponent(q)}`)).body.map((p: Product) => p.productName);
       expect(await names('100%')).toEqual(['100% Puzzle']);
       expect(await names('%')).toEqual(['100% Puzzle']);
       expect(await names('e_c')).toEqual(['snake_case Game']);
@@ -174,7 +186,7 @@ describe('catalogue', () => {
       const a = await insertProduct(ctx.db, { name: 'Twin' });
       const b = await insertProduct(ctx.db, { name: 'Twin' });
       const { body } = await list();
-      expect(body.products.map((p: Product) => p._id)).toEqual([a.id, b.id].sort());
+      expect(body.map((p: Product) => p._id)).toEqual([a.id, b.id].sort());
     });
 
     it('clamps a limit above the maximum instead of refusing it', async () => {
@@ -185,11 +197,12 @@ describe('catalogue', () => {
       expect((await list('?limit=100000')).body.products).toHaveLength(100);
     });
 
-    it('uses a default page size of 24', async () => {
+    it('uses a default page size of 24 once a page is asked for, and no limit without one', async () => {
       for (let i = 0; i < 25; i += 1) await insertProduct(ctx.db, { images: [] });
-      const { body } = await list();
+      const { body } = await list('?page=1');
       expect(body.products).toHaveLength(24);
       expect(body.totalPage).toBe(2);
+      expect((await list()).body).toHaveLength(25);
     });
 
     it.each([
@@ -242,7 +255,7 @@ describe('catalogue cache', () => {
     const listNames = async () =>
       (await ctx.app.inject({ method: 'GET', url: '/api/products' }))
         .json()
-        .products.map((p: Product) => p.productName);
+        .map((p: Product) => p.productName);
 
     expect((await get()).productPrice).toBe(10);
     expect(await listNames()).toEqual(['Cached Cart']);
@@ -274,12 +287,13 @@ describe('catalogue cache', () => {
     const { createProductsService } = await import('./products.service.js');
     const service = createProductsService({ db: ctx.db, cacheTtlMs: 2000, now: () => now });
     const p = await insertProduct(ctx.db, { name: 'TTL Thing', priceCents: 100 });
-    expect(JSON.parse(await service.getJson(p.id)).productPrice).toBe(1);
+    const price = async () => JSON.parse((await service.getAnswer(p.id)).json).productPrice;
+    expect(await price()).toBe(1);
     await ctx.db.update(products).set({ priceCents: 200 }).where(eq(products.id, p.id));
     now += 1999;
-    expect(JSON.parse(await service.getJson(p.id)).productPrice).toBe(1);
+    expect(await price()).toBe(1);
     now += 2;
-    expect(JSON.parse(await service.getJson(p.id)).productPrice).toBe(2);
+    expect(await price()).toBe(2);
   });
 
   it('shares one database query between simultaneous identical requests', async () => {
@@ -288,7 +302,7 @@ describe('catalogue cache', () => {
     const select = vi.spyOn(ctx.db, 'select');
     try {
       const query = { page: 1, limit: 24 };
-      const [a, b] = await Promise.all([service.listJson(query), service.listJson(query)]);
+      const [a, b] = await Promise.all([service.listAnswer(query), service.listAnswer(query)]);
       expect(a).toBe(b);
       expect(select).toHaveBeenCalledTimes(1);
     } finally {
@@ -308,7 +322,12 @@ describe('catalogue cache', () => {
     const select = vi.spyOn(ctx.db, 'select');
     try {
       const page = await service.list({ page: 1, limit: 24 });
-      expect(page.products.length).toBeGreaterThanOrEqual(6);
+      expect('products' in page && page.products.length).toBeGreaterThanOrEqual(6);
+      expect(select).toHaveBeenCalledTimes(1);
+      select.mockClear();
+      // The whole catalogue (the spec's unpaged list) is one query too.
+      const all = await service.list({});
+      expect(Array.isArray(all) && all.length).toBeGreaterThanOrEqual(6);
       expect(select).toHaveBeenCalledTimes(1);
       select.mockClear();
       // Past the end, one more query counts the matches.
@@ -323,5 +342,78 @@ describe('catalogue cache', () => {
 describe('escapeLike', () => {
   it('escapes LIKE wildcards and the escape character', () => {
     expect(escapeLike('50%_off\\')).toBe('50\\%\\_off\\\\');
+  });
+});
+
+describe('catalogue answers over HTTP: ETag, 304 and precompressed bodies', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ app: { productsCacheTtlMs: 60_000 } });
+    for (let i = 0; i < 4; i += 1) {
+      await insertProduct(ctx.db, {
+        name: `Etag Item ${i}`,
+        description: 'Long enough to compress. '.repeat(20),
+      });
+    }
+    ctx.app.services.products.invalidate();
+  });
+  afterAll(() => ctx.close());
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    ctx.app.inject({ method: 'GET', url, headers });
+
+  it('answers the whole list with an ETag and no-cache, and 304 with no body to a client that has it', async () => {
+    const first = await get('/api/products');
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[A-Za-z0-9_-]+"$/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    expect(first.headers.vary).toMatch(/accept-encoding/i);
+
+    const again = await get('/api/products', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    // The strong form of the same tag, and a list of tags, match too (weak comparison).
+    expect((await get('/api/products', { 'if-none-match': etag.slice(2) })).statusCode).toBe(304);
+    expect((await get('/api/products', { 'if-none-match': `"other", ${etag}` })).statusCode).toBe(304);
+    expect((await get('/api/products', { 'if-none-match': '"stale"' })).statusCode).toBe(200);
+  });
+
+  it('changes the ETag when the catalogue changes, and keeps it while nothing does', async () => {
+    const before = (await get('/api/products')).headers.etag;
+    ctx.app.services.products.invalidate();
+    expect((await get('/api/products')).headers.etag).toBe(before);
+    const p = await insertProduct(ctx.db, { name: 'Newcomer' });
+    ctx.app.services.products.invalidate();
+    const after = await get('/api/products', { 'if-none-match': String(before) });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(before);
+    expect(after.json().map((x: Product) => x._id)).toContain(p.id);
+  });
+
+  it('sends brotli or gzip, made once, to a client that accepts it', async () => {
+    const plain = await get('/api/products');
+    const br = await get('/api/products', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await get('/api/products', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect(gz.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    // The second request gets the very bytes made for the first.
+    const gzAgain = await get('/api/products', { 'accept-encoding': 'gzip' });
+    expect(gzAgain.rawPayload.equals(gz.rawPayload)).toBe(true);
+    expect(
+      (await get('/api/products', { 'accept-encoding': 'identity' })).headers['content-encoding'],
+    ).toBeUndefined();
+  });
+
+  it('gives a product detail an ETag and a 304 too', async () => {
+    const [first] = (await get('/api/products')).json() as Product[];
+    const detail = await get(`/api/products/${first?._id}`);
+    expect(detail.headers.etag).toBeTruthy();
+    const again = await get(`/api/products/${first?._id}`, { 'if-none-match': String(detail.headers.etag) });
+    expect(again.statusCode).toBe(304);
   });
 });

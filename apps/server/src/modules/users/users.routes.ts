@@ -8,7 +8,7 @@ import {
   PublicUser,
   RegisterBody,
   UserInfo,
-  paged,
+  listOrPage,
 } from '@pixel-vault/shared';
 import { requireUser } from '../../lib/access.js';
 import type { App, RateLimit } from '../../lib/http.js';
@@ -20,7 +20,7 @@ export interface UsersRoutesOptions {
   limits: { login: RateLimit; register: RateLimit };
 }
 
-const UsersPage = paged('users', PublicUser);
+const UsersList = listOrPage('users', PublicUser);
 
 export async function usersRoutes(app: App, { users, limits }: UsersRoutesOptions) {
   app.post(
@@ -56,7 +56,7 @@ export async function usersRoutes(app: App, { users, limits }: UsersRoutesOption
   app.get(
     '/api/users/admin/users',
     {
-      schema: { querystring: AdminUsersQuery, response: { 200: UsersPage } },
+      schema: { querystring: AdminUsersQuery, response: { 200: UsersList } },
       config: { access: 'admin' },
     },
     async (request) => users.adminList(request.query),

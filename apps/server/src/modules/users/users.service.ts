@@ -1,17 +1,19 @@
 import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
-import type {
-  AdminAddUserBody,
-  AdminUpdateUserBody,
-  AdminUsersQuery,
-  LoginBody,
-  PublicUser,
-  RegisterBody,
-  UserInfo,
+import {
+  ADMIN_USERS_DEFAULT_LIMIT,
+  type AdminAddUserBody,
+  type AdminUpdateUserBody,
+  type AdminUsersQuery,
+  type LoginBody,
+  type PublicUser,
+  type RegisterBody,
+  type UserInfo,
+  requestedPage,
 } from '@pixel-vault/shared';
 import type { Database, Transaction } from '../../db/client.js';
 import { type UserRow, users } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { pageTotals, windowTotal } from '../../lib/paging.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { recordAudit } from '../audit/audit.repo.js';
@@ -28,7 +30,8 @@ export interface UsersPage {
 export interface UsersService {
   register(input: RegisterBody): Promise<UserInfo>;
   login(input: LoginBody): Promise<UserInfo>;
-  adminList(query: AdminUsersQuery): Promise<UsersPage>;
+  /** Every matching user, by name (no page asked for, spec section 7), or the page asked for. */
+  adminList(query: AdminUsersQuery): Promise<PublicUser[] | UsersPage>;
   adminGet(id: string): Promise<PublicUser>;
   /** Name, e-mail, role; never the password. A role or e-mail change ends the user's sessions. */
   adminUpdate(actor: AuthUser, id: string, body: AdminUpdateUserBody): Promise<PublicUser>;
@@ -52,13 +55,6 @@ export function toPublicUser(user: UserRow): PublicUser {
 
 /** What the audit log keeps of a user: never the hash or the token version. */
 const auditView = (u: UserRow) => ({ name: u.name, email: u.email, isAdmin: u.isAdmin });
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
 
 /**
  * Locks every admin row (in id order, so two callers cannot deadlock) for the rest of the
@@ -107,15 +103,26 @@ export function createUsersService({ db, auth }: { db: Database; auth: AuthServi
       return toUserInfo(user);
     },
 
-    async adminList({ q, page, limit }) {
+    async adminList({ q, ...query }) {
       const where = q
         ? or(ilike(users.name, `%${escapeLike(q)}%`), ilike(users.email, `%${escapeLike(q)}%`))
         : undefined;
+      const order = [asc(users.name), asc(users.id)];
+      const paging = requestedPage(query, ADMIN_USERS_DEFAULT_LIMIT);
+      if (!paging) {
+        const all = await db
+          .select()
+          .from(users)
+          .where(where)
+          .orderBy(...order);
+        return all.map(toPublicUser);
+      }
+      const { page, limit } = paging;
       const rows = await db
         .select({ user: users, total: windowTotal() })
         .from(users)
         .where(where)
-        .orderBy(asc(users.name), asc(users.id))
+        .orderBy(...order)
         .limit(limit)
         .offset((page - 1) * limit);
       const { total, totalPage } = await pageTotals(db, rows, { from: users, where }, limit);

@@ -26,12 +26,15 @@ export interface ListArgs {
   limit?: number;
 }
 
-/** Query string without empty values, so `{ q: '' }` and `{}` share one cache entry. */
+/**
+ * Query string without empty values, so `{ q: '' }` and `{}` share one cache entry. It always names
+ * a page: without one the server answers the spec's plain array of every item (docs/decisions/003).
+ */
 function listParams({ q, page, limit }: ListArgs): Record<string, string | number> {
   const params: Record<string, string | number> = {};
   const term = q?.trim();
   if (term) params.q = term;
-  if (page && page > 1) params.page = page;
+  params.page = page && page > 1 ? page : 1;
   if (limit) params.limit = limit;
   return params;
 }

@@ -152,7 +152,7 @@ describe('Manage Users', () => {
     expect(cards).toHaveLength(9);
     expect(within(cards[0]!).getByText('Admin: Yes')).toBeInTheDocument();
     expect(within(cards[1]!).getByText('Admin: No')).toBeInTheDocument();
-    expect(calledUrls(mock)).toContain('/api/users/admin/users?limit=9');
+    expect(calledUrls(mock)).toContain('/api/users/admin/users?page=1&limit=9');
   });
 
   it("says 'No users found'", async () => {

@@ -118,7 +118,7 @@ describe('Manage Orders', () => {
     renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
     await screen.findByRole('list', { name: 'Orders' });
     await user.type(screen.getByRole('searchbox', { name: 'Search by order id' }), 'abc1');
-    await waitFor(() => expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?q=abc1'));
+    await waitFor(() => expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?q=abc1&page=1'));
   });
 });
 

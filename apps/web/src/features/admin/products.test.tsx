@@ -60,7 +60,7 @@ describe('Remove Product', () => {
     expect(screen.queryByText('Zelda')).not.toBeInTheDocument();
     expect(await screen.findByText('Tetris')).toBeInTheDocument();
     expect(screen.queryByText('Zelda')).not.toBeInTheDocument();
-    expect(calledUrls(mock)).toContain('/api/products?q=TETR&limit=100');
+    expect(calledUrls(mock)).toContain('/api/products?q=TETR&page=1&limit=100');
     await user.clear(screen.getByPlaceholderText('Search for a product'));
     await user.type(screen.getByPlaceholderText('Search for a product'), 'mario');
     expect(await screen.findByText('No products found')).toBeInTheDocument();

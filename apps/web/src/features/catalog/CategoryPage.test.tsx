@@ -69,8 +69,8 @@ describe('CategoryPage', () => {
     expect(await screen.findByRole('link', { name: /Zelda/ })).toBeInTheDocument();
     // One request for the page, one for the finished word: no request per keystroke.
     expect(calledUrls(mock)).toEqual([
-      '/api/products?category=board-games&limit=24',
-      '/api/products?category=board-games&q=zel&limit=24',
+      '/api/products?category=board-games&page=1&limit=24',
+      '/api/products?category=board-games&q=zel&page=1&limit=24',
     ]);
     expect(screen.getByTestId('location')).toHaveTextContent('/shop/board-games?q=zel');
   });

@@ -16,7 +16,7 @@ describe('HomePage', () => {
     const heading = screen.getByRole('heading', { name: 'A few of our Favorites' });
     const section = heading.closest('section')!;
     expect(await within(section).findAllByRole('link')).toHaveLength(6);
-    expect(calledUrls(mock)).toEqual(['/api/products?limit=100']);
+    expect(calledUrls(mock)).toEqual(['/api/products?page=1&limit=100']);
   });
 
   it("shows 'Error: {message}' when the list cannot be loaded", async () => {

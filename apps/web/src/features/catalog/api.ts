@@ -9,13 +9,17 @@ export interface ProductListArgs {
   limit?: number;
 }
 
-/** Query string without empty values, so `{ q: '' }` and `{}` share one cache entry. */
+/**
+ * Query string without empty values, so `{ q: '' }` and `{}` share one cache entry. It always names
+ * a page: without one the server answers the spec's plain array of every product (docs/decisions/003),
+ * and this app shows pages.
+ */
 function listParams(args: ProductListArgs): Record<string, string | number> {
   const params: Record<string, string | number> = {};
   if (args.category) params.category = args.category;
   const q = args.q?.trim();
   if (q) params.q = q;
-  if (args.page && args.page > 1) params.page = args.page;
+  params.page = args.page && args.page > 1 ? args.page : 1;
   if (args.limit) params.limit = args.limit;
   return params;
 }

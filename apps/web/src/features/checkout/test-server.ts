@@ -39,7 +39,7 @@ export function fakeShop({
     const answer = overrides[key]?.(body, sent);
     if (answer) return answer;
 
-    if (key === 'GET /api/config/paypal') {
+    if (key === 'GET /api/config') {
       return jsonResponse({ clientId: mode === 'paypal' ? 'test-client-id' : '', mode, currency: 'USD' });
     }
     if (key === 'POST /api/orders') {
@@ -64,9 +64,12 @@ export function fakeShop({
       const next = { ...order, giftCardAmount: appliedCents / 100, amountDue: dueCents / 100 };
       byId.set(orderId, dueCents === 0 ? paid(next, { paymentMethod: 'Gift Card' }) : next);
       return jsonResponse({
+        orderId,
         balance: cardCents / 100,
+        updatedBalance: cardCents / 100,
         applied: appliedCents / 100,
         amountDue: dueCents / 100,
+        message: 'Gift card applied.',
       });
     }
     const match = /^\/api\/orders\/([^/]+)(\/.*)?$/.exec(url.pathname);

@@ -4,8 +4,8 @@ import type {
   CreateOrderBody,
   Order,
   PaymentUpdateBody,
-  PayPalConfigResponse,
   PayPalOrderResponse,
+  ShopConfigResponse,
   UseGiftCardBody,
   UseGiftCardResponse,
 } from '@pixel-vault/shared';
@@ -52,8 +52,9 @@ export const ordersApi = api.injectEndpoints({
       query: ({ id, body }) => ({ url: `api/orders/${encodeURIComponent(id)}/payment`, method: 'PUT', body }),
       invalidatesTags: (_result, _error, { id }) => [orderTag(id), LIST],
     }),
-    getPayPalConfig: build.query<PayPalConfigResponse, void>({
-      query: () => 'api/config/paypal',
+    /** The PayPal client id with the payment mode (the spec's /api/config/paypal answers the bare id). */
+    getPayPalConfig: build.query<ShopConfigResponse, void>({
+      query: () => 'api/config',
     }),
     createPayPalOrder: build.mutation<PayPalOrderResponse, string>({
       query: (id) => ({ url: `api/orders/${encodeURIComponent(id)}/paypal`, method: 'POST' }),
@@ -71,7 +72,10 @@ export const ordersApi = api.injectEndpoints({
     }),
     useGiftCard: build.mutation<UseGiftCardResponse, UseGiftCardBody>({
       query: (body) => ({ url: 'api/giftcards/use', method: 'POST', body }),
-      invalidatesTags: (_result, _error, { orderId }) => [orderTag(orderId), LIST, 'GiftCard'],
+      invalidatesTags: (result, _error, { orderId }) => {
+        const id = orderId ?? result?.orderId;
+        return [...(id ? [orderTag(id)] : []), LIST, 'GiftCard' as const];
+      },
     }),
   }),
 });

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "payments_capture_unique" ON "payments" USING btree ("capture_id");
