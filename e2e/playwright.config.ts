@@ -8,6 +8,12 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 // Set in the environment so the test workers (forked from this process) read the same directory.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'pixel-vault-e2e-'));
 const dataDir = process.env.E2E_DATA_DIR;
+// A front end on another origin (issue 8, tests/cross-origin.spec.ts): the spec serves a page from
+// http://localhost:<E2E_FRONT_PORT>, which the shop lists in CORS_ORIGINS, and another from
+// E2E_UNLISTED_PORT, which it does not. Set in the environment so the test workers read the same ports.
+process.env.E2E_FRONT_PORT ??= '3290';
+process.env.E2E_UNLISTED_PORT ??= '3291';
+const frontOrigin = `http://localhost:${process.env.E2E_FRONT_PORT}`;
 
 export default defineConfig({
   testDir: './tests',
@@ -52,6 +58,9 @@ export default defineConfig({
       ADMIN_EMAIL: 'admin@pixelvault.test',
       ADMIN_PASSWORD: 'e2e-admin-password',
       LOG_LEVEL: 'warn',
+      CORS_ORIGINS: frontOrigin,
+      // Absolute image URLs, so the page on the other origin can show them (the shop's own pages too).
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
     },
   },
 });

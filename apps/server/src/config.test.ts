@@ -160,6 +160,84 @@ describe('loadConfig', () => {
     }
   });
 
+  it('allows no other origin unless CORS_ORIGINS lists some', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).corsOrigins).toEqual([]);
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, CORS_ORIGINS: ' , ' }).corsOrigins).toEqual([]);
+  });
+
+  it('reads CORS_ORIGINS as a comma-separated list of origins, de-duplicated, a trailing slash tolerated', () => {
+    expect(
+      loadConfig({
+        DATA_DIR: dir,
+        JWT_SECRET: SECRET,
+        CORS_ORIGINS:
+          ' https://app.example.com, http://localhost:5173/,https://app.example.com/ , http://127.0.0.1:8080',
+      }).corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173', 'http://127.0.0.1:8080']);
+  });
+
+  it('refuses * and anything that is not an http(s) origin in CORS_ORIGINS, naming the variable', () => {
+    for (const bad of [
+      '*',
+      'https://a.example, *',
+      'https://a.example/path',
+      'https://a.example/?x=1',
+      'ftp://x',
+      'app.example.com',
+      'https://user@a.example',
+      'https://a.example:99999',
+    ]) {
+      let error: unknown;
+      try {
+        loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, CORS_ORIGINS: bad });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, bad).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message, bad).toContain('CORS_ORIGINS: ');
+    }
+    expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, CORS_ORIGINS: '*' })).toThrow(
+      /CORS_ORIGINS: "\*" is not allowed/,
+    );
+    expect(() =>
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, CORS_ORIGINS: 'https://a.example/path' }),
+    ).toThrow(/CORS_ORIGINS: "https:\/\/a\.example\/path" is not an origin/);
+    expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, CORS_ORIGINS: 'ftp://x' })).toThrow(
+      /CORS_ORIGINS: "ftp:\/\/x" is not an origin/,
+    );
+  });
+
+  it('answers relative image URLs unless PUBLIC_URL is set, and drops its trailing slashes', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).publicUrl).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, PUBLIC_URL: ' ' }).publicUrl).toBeUndefined();
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, PUBLIC_URL: 'https://shop.example.com' }).publicUrl,
+    ).toBe('https://shop.example.com');
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, PUBLIC_URL: 'http://127.0.0.1:3210/' }).publicUrl,
+    ).toBe('http://127.0.0.1:3210');
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, PUBLIC_URL: 'https://example.com/shop//' }).publicUrl,
+    ).toBe('https://example.com/shop');
+  });
+
+  it('refuses a PUBLIC_URL with a query or fragment, or that is not an http(s) URL', () => {
+    for (const bad of [
+      'https://shop.example.com/?x=1',
+      'https://shop.example.com/#top',
+      'shop.example.com',
+      'not a url',
+      'ftp://shop.example.com',
+      '/relative/path',
+      'https://',
+    ]) {
+      expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, PUBLIC_URL: bad }), bad).toThrow(
+        /PUBLIC_URL: must be an http\(s\):\/\/ URL without query or fragment/,
+      );
+    }
+  });
+
   it('runs demo payments without PayPal credentials, PayPal with both, and refuses only one', () => {
     expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).paypal).toBeUndefined();
     expect(
