@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openDatabase, migrate } from '../apps/server/src/db/client.js';
 import { products, users } from '../apps/server/src/db/schema/index.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
+import { freshPostgresDatabase, percentile } from './lib.js';
 import { writeSection } from './results.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -95,11 +95,6 @@ function stop(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function runEngine(
@@ -190,25 +185,6 @@ async function runEngine(
   }
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const adminUrl = new URL(pgUrl);
-  const dbName = adminUrl.pathname.slice(1);
-  adminUrl.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: adminUrl.toString() });
-  try {
-    await client.connect();
-  } catch {
-    return false;
-  }
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${dbName}"`);
-    return true;
-  } finally {
-    await client.end();
-  }
-}
-
 async function main() {
   const results: EngineResult[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-checkout-'));
@@ -218,7 +194,7 @@ async function main() {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  if (await postgresReachable()) {
+  if (await freshPostgresDatabase(pgUrl)) {
     const pgDataDir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-checkout-pg-'));
     try {
       const { productId } = await prepare({ databaseUrl: pgUrl, dataDir: pgDataDir });
