@@ -1218,6 +1218,14 @@ describe('spec section 4: PayPal payment sequence (real PayPal mode against the 
     expect(await mailsTo(pp, user.email)).toHaveLength(1);
   });
 
+  /** A refused PayPal payment left no trace: no payment row, the order unpaid, no mail. */
+  async function expectNothingRecorded(orderId: string, paypalOrderId: string, email: string) {
+    expect(await paymentsOf(pp, orderId)).toHaveLength(0);
+    expect(await paymentsByProviderId(pp, paypalOrderId)).toHaveLength(0);
+    expect(await statusOf(pp, orderId)).toBe('unpaid');
+    expect(await mailsTo(pp, email)).toHaveLength(0);
+  }
+
   it('a capture for more than is due -> 409 PAYMENT_AMOUNT_MISMATCH, nothing recorded', async () => {
     const { auth, user } = await insertUser(pp.db);
     const order = await orderOf(pp, auth, 2000, 'paypal');
@@ -1225,10 +1233,7 @@ describe('spec section 4: PayPal payment sequence (real PayPal mode against the 
     const res = await putPayment(pp, auth, order._id, payPalPayment(buyer.id, user.email));
     expect(res.statusCode, res.body).toBe(409);
     expect(errorBody(res).code).toBe('PAYMENT_AMOUNT_MISMATCH');
-    expect(await paymentsOf(pp, order._id)).toHaveLength(0);
-    expect(await paymentsByProviderId(pp, buyer.id)).toHaveLength(0);
-    expect(await statusOf(pp, order._id)).toBe('unpaid');
-    expect(await mailsTo(pp, user.email)).toHaveLength(0);
+    await expectNothingRecorded(order._id, buyer.id, user.email);
   });
 
   it('a capture in EUR -> 409, nothing recorded', async () => {
@@ -1238,10 +1243,7 @@ describe('spec section 4: PayPal payment sequence (real PayPal mode against the 
     const res = await putPayment(pp, auth, order._id, payPalPayment(buyer.id, user.email));
     expect(res.statusCode, res.body).toBe(409);
     expect(errorBody(res).code).toBe('PAYMENT_CURRENCY_MISMATCH');
-    expect(await paymentsOf(pp, order._id)).toHaveLength(0);
-    expect(await paymentsByProviderId(pp, buyer.id)).toHaveLength(0);
-    expect(await statusOf(pp, order._id)).toBe('unpaid');
-    expect(await mailsTo(pp, user.email)).toHaveLength(0);
+    await expectNothingRecorded(order._id, buyer.id, user.email);
   });
 
   it('an unknown PayPal order id -> 402, nothing recorded', async () => {
@@ -1252,10 +1254,7 @@ describe('spec section 4: PayPal payment sequence (real PayPal mode against the 
     const res = await putPayment(pp, auth, order._id, payPalPayment(unknownId, user.email));
     expect(res.statusCode, res.body).toBe(402);
     errorBody(res);
-    expect(await paymentsOf(pp, order._id)).toHaveLength(0);
-    expect(await paymentsByProviderId(pp, unknownId)).toHaveLength(0);
-    expect(await statusOf(pp, order._id)).toBe('unpaid');
-    expect(await mailsTo(pp, user.email)).toHaveLength(0);
+    await expectNothingRecorded(order._id, unknownId, user.email);
   });
 });
 

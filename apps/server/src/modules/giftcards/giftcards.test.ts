@@ -32,6 +32,15 @@ async function orderFor(auth: { authorization: string }, priceCents = 2000) {
   return placeOrder(ctx.app, auth, [{ product: p.id, itemQuantity: 1 }]);
 }
 
+/** `count` orders, one after another, each of one unit of the same $20.00 product (total 30.99). */
+async function ordersOfOneProduct(auth: { authorization: string }, count: number) {
+  const p = await insertProduct(ctx.db, { priceCents: 2000, stock: 100 });
+  const placed: Order[] = [];
+  for (let i = 0; i < count; i++)
+    placed.push(await placeOrder(ctx.app, auth, [{ product: p.id, itemQuantity: 1 }]));
+  return placed;
+}
+
 describe('POST /api/giftcards/check-balance', () => {
   it('answers the balance in dollars, whatever the case of the code', async () => {
     const { auth } = await insertUser(ctx.db);
@@ -285,10 +294,7 @@ describe('POST /api/giftcards/use', () => {
   it('never overdraws a card: 20 concurrent uses on 20 orders', async () => {
     const { auth } = await insertUser(ctx.db);
     const card = await insertGiftCard(ctx.db, { balanceCents: 10_000 });
-    const p = await insertProduct(ctx.db, { priceCents: 2000, stock: 100 });
-    const placed: Order[] = [];
-    for (let i = 0; i < 20; i++)
-      placed.push(await placeOrder(ctx.app, auth, [{ product: p.id, itemQuantity: 1 }]));
+    const placed = await ordersOfOneProduct(auth, 20);
     const results = await Promise.all(
       placed.map((order) => use(auth, { code: card.code, amount: 15, orderId: order._id })),
     );
@@ -354,10 +360,7 @@ describe('POST /api/giftcards/use', () => {
   it('never overdraws a card paying 20 orders at once through the payment update, and never takes more than due', async () => {
     const { auth } = await insertUser(ctx.db);
     const card = await insertGiftCard(ctx.db, { balanceCents: 10_000 });
-    const p = await insertProduct(ctx.db, { priceCents: 2000, stock: 100 });
-    const placed: Order[] = [];
-    for (let i = 0; i < 20; i++)
-      placed.push(await placeOrder(ctx.app, auth, [{ product: p.id, itemQuantity: 1 }]));
+    const placed = await ordersOfOneProduct(auth, 20);
     const results = await Promise.all(
       placed.map((order) =>
         ctx.app.inject({
