@@ -39,6 +39,28 @@ export const api = createApi({
   endpoints: () => ({}),
 });
 
+/** A searchable, paged list call: what every list page of this app sends. */
+export interface ListArgs {
+  /** Search text, matched by the server. */
+  q?: string;
+  page?: number;
+  limit?: number;
+}
+
+/**
+ * Query string without empty values, so `{ q: '' }` and `{}` share one cache entry. It always names
+ * a page: without one the server answers the spec's plain array of every item (docs/decisions/003),
+ * and this app shows pages.
+ */
+export function listParams({ q, page, limit }: ListArgs): Record<string, string | number> {
+  const params: Record<string, string | number> = {};
+  const term = q?.trim();
+  if (term) params.q = term;
+  params.page = page && page > 1 ? page : 1;
+  if (limit) params.limit = limit;
+  return params;
+}
+
 /** Spec section 8: the displayed error is the server's message, else the client's network error message. */
 export function errorMessage(error: unknown): string {
   if (!error || typeof error !== 'object') return 'Something went wrong';

@@ -84,6 +84,16 @@ async function findCard(executor: Executor, code: string): Promise<GiftCardRow |
   return card;
 }
 
+/** A card that is not deleted, locked (FOR UPDATE) for the rest of the transaction. */
+async function lockCard(tx: Transaction, id: string): Promise<GiftCardRow | undefined> {
+  const [card] = await tx
+    .select()
+    .from(giftCards)
+    .where(and(eq(giftCards.id, id), isNull(giftCards.deletedAt)))
+    .for('update');
+  return card;
+}
+
 interface Applied {
   balanceCents: number;
   /** 0 when this card was already on the order. */
@@ -136,11 +146,7 @@ export function createGiftCardsService({
     effects: OrderEffects,
   ): Promise<Applied> {
     // Locked after the order, as everywhere: the balance read here is the one debited.
-    const [card] = await tx
-      .select()
-      .from(giftCards)
-      .where(and(eq(giftCards.id, cardId), isNull(giftCards.deletedAt)))
-      .for('update');
+    const card = await lockCard(tx, cardId);
     if (!card) throw giftCardNotFound();
     // Its hold ran out and its gift-card money went back: nothing here is "already applied".
     if (order.status === 'expired') throw orderExpired();
@@ -292,11 +298,7 @@ export function createGiftCardsService({
     async addBalance(admin, id, body) {
       const amountCents = toCents(body.amount);
       return db.transaction(async (tx) => {
-        const [before] = await tx
-          .select()
-          .from(giftCards)
-          .where(and(eq(giftCards.id, id), isNull(giftCards.deletedAt)))
-          .for('update');
+        const before = await lockCard(tx, id);
         if (!before) throw giftCardNotFound();
         const [card] = await tx
           .update(giftCards)

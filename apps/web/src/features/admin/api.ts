@@ -9,7 +9,7 @@ import type {
   PublicUser,
   UpdateProductFields,
 } from '@pixel-vault/shared';
-import { api } from '../../app/api';
+import { api, listParams, type ListArgs } from '../../app/api';
 
 /** A page of an admin list (`paged()` in packages/shared/src/schemas/admin.ts). */
 export interface Paged {
@@ -19,25 +19,6 @@ export interface Paged {
 }
 export type AdminOrdersPage = Paged & { orders: Order[] };
 export type AdminUsersPage = Paged & { users: PublicUser[] };
-
-export interface ListArgs {
-  q?: string;
-  page?: number;
-  limit?: number;
-}
-
-/**
- * Query string without empty values, so `{ q: '' }` and `{}` share one cache entry. It always names
- * a page: without one the server answers the spec's plain array of every item (docs/decisions/003).
- */
-function listParams({ q, page, limit }: ListArgs): Record<string, string | number> {
-  const params: Record<string, string | number> = {};
-  const term = q?.trim();
-  if (term) params.q = term;
-  params.page = page && page > 1 ? page : 1;
-  if (limit) params.limit = limit;
-  return params;
-}
 
 const id = (value: string) => encodeURIComponent(value);
 const PRODUCT_LIST = { type: 'Product' as const, id: 'LIST' };

@@ -1,33 +1,18 @@
 import type { Category, Product, ProductListResponse } from '@pixel-vault/shared';
-import { api } from '../../app/api';
+import { api, listParams, type ListArgs } from '../../app/api';
 
-export interface ProductListArgs {
+export interface ProductListArgs extends ListArgs {
   category?: Category;
-  /** Name search, case-insensitive, done by the server. */
-  q?: string;
-  page?: number;
-  limit?: number;
 }
 
-/**
- * Query string without empty values, so `{ q: '' }` and `{}` share one cache entry. It always names
- * a page: without one the server answers the spec's plain array of every product (docs/decisions/003),
- * and this app shows pages.
- */
-function listParams(args: ProductListArgs): Record<string, string | number> {
-  const params: Record<string, string | number> = {};
-  if (args.category) params.category = args.category;
-  const q = args.q?.trim();
-  if (q) params.q = q;
-  params.page = args.page && args.page > 1 ? args.page : 1;
-  if (args.limit) params.limit = args.limit;
-  return params;
+function productListParams({ category, ...args }: ProductListArgs): Record<string, string | number> {
+  return { ...(category ? { category } : {}), ...listParams(args) };
 }
 
 export const catalogApi = api.injectEndpoints({
   endpoints: (build) => ({
     getProducts: build.query<ProductListResponse, ProductListArgs | void>({
-      query: (args) => ({ url: 'api/products', params: listParams(args ?? {}) }),
+      query: (args) => ({ url: 'api/products', params: productListParams(args ?? {}) }),
       providesTags: (result) => [
         { type: 'Product' as const, id: 'LIST' },
         ...(result?.products ?? []).map((p) => ({ type: 'Product' as const, id: p._id })),
