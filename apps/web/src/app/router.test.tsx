@@ -67,7 +67,8 @@ describe('routes (spec section 2)', () => {
     renderAt('/place-order', makeUser());
     expect(await screen.findByRole('heading', { name: 'Checkout' })).toBeInTheDocument();
     expect(screen.getByText('Your cart is empty')).toBeInTheDocument();
-    expect(document.title).toBe('Checkout — Pixel Vault');
+    // The lazy page sets its title in an effect that can run after its heading shows.
+    await waitFor(() => expect(document.title).toBe('Checkout — Pixel Vault'));
   });
 
   it('sends a non-admin away from the dashboard to /', () => {
