@@ -45,7 +45,18 @@ describe('access control of every /api route', () => {
 
   beforeAll(async () => {
     const big = { max: 1_000_000, windowMs: 60_000 };
-    ctx = await createTestContext({ app: { limits: { login: big, register: big, contact: big } } });
+    ctx = await createTestContext({
+      app: {
+        limits: {
+          login: big,
+          loginAddress: big,
+          register: big,
+          contact: big,
+          giftCardCodes: big,
+          giftCardCodesAddress: big,
+        },
+      },
+    });
     await ctx.app.ready();
     routes = ctx.app.accessTable;
     const customer = await insertUser(ctx.db);

@@ -124,7 +124,18 @@ describe('garbage in, never a 500 out', () => {
 
   beforeAll(async () => {
     const big = { max: 1_000_000, windowMs: 60_000 };
-    ctx = await createTestContext({ app: { limits: { login: big, register: big, contact: big } } });
+    ctx = await createTestContext({
+      app: {
+        limits: {
+          login: big,
+          loginAddress: big,
+          register: big,
+          contact: big,
+          giftCardCodes: big,
+          giftCardCodesAddress: big,
+        },
+      },
+    });
     mkdirSync(ctx.config.webDistDir, { recursive: true });
     writeFileSync(path.join(ctx.config.webDistDir, 'index.html'), '<!doctype html><title>x</title>');
     await ctx.app.ready();

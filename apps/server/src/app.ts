@@ -12,9 +12,10 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.js';
+import type { Config, TrustProxy } from './config.js';
 import type { Database } from './db/client.js';
 import { installAccessControl } from './lib/access.js';
+import { createLimiter } from './lib/limiter.js';
 import { AppError, errorHandler } from './lib/errors.js';
 import type { App, RateLimit } from './lib/http.js';
 import { apiSecurityHeaders, helmetOptions, securityHeaders } from './lib/security-headers.js';
@@ -43,21 +44,27 @@ import { type UsersService, createUsersService } from './modules/users/users.ser
 import { webRoutes } from './modules/web/web.routes.js';
 
 export interface RateLimits {
-  /** Per IP + e-mail. */
+  /** Failed logins per account, from any address (kept in the database: all instances share it). */
   login: RateLimit;
-  /** Per IP. */
+  /** Failed logins per address, whatever e-mail they name (one password sprayed over many accounts). */
+  loginAddress: RateLimit;
+  /** Sign-ups per IP. */
   register: RateLimit;
-  /** Per IP. */
+  /** Messages per IP. */
   contact: RateLimit;
-  /** Wrong gift-card codes on check-balance, per user (kept in the database: all instances share it). */
-  giftCardCheck: RateLimit;
+  /** Wrong gift-card codes per customer, on every route that takes a code (in the database). */
+  giftCardCodes: RateLimit;
+  /** Wrong gift-card codes per address, whichever customer sends them (in the database). */
+  giftCardCodesAddress: RateLimit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   login: { max: 10, windowMs: 15 * 60_000 },
+  loginAddress: { max: 30, windowMs: 15 * 60_000 },
   register: { max: 20, windowMs: 60 * 60_000 },
   contact: { max: 5, windowMs: 10 * 60_000 },
-  giftCardCheck: { max: 10, windowMs: 15 * 60_000 },
+  giftCardCodes: { max: 10, windowMs: 15 * 60_000 },
+  giftCardCodesAddress: { max: 30, windowMs: 15 * 60_000 },
 };
 
 export interface AppDeps {
@@ -155,6 +162,20 @@ function corsOptions(origins: string[]) {
 }
 
 /**
+ * Which X-Forwarded-For entries to believe (issue 9). Fastify 5 refuses to read anything with a bare
+ * hop count (it cannot tell the proxy from a client), so a count becomes proxy-addr's own rule:
+ * the socket peer and the next count-1 entries, counted from the right, are proxies; the entry
+ * before them is the client. Whatever a client writes further left is never read.
+ */
+export function trustProxyOption(trust: TrustProxy): FastifyHttpOptions<Server>['trustProxy'] {
+  if (typeof trust === 'number') {
+    const hops = trust;
+    return hops > 0 ? (_address: string, index: number) => index < hops : false;
+  }
+  return trust;
+}
+
+/**
  * The HTTP application: every route, hook and plugin, wired to the given dependencies. It never
  * listens (main.ts does), so tests drive it with inject().
  */
@@ -164,8 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {
     bodyLimit: BODY_LIMIT,
-    // Fastify accepts a hop count at runtime (proxy-addr); its types only list the other forms.
-    trustProxy: config.trustProxy as FastifyHttpOptions<Server>['trustProxy'],
+    trustProxy: trustProxyOption(config.trustProxy),
     genReqId: requestId,
     requestIdHeader: false,
     logController: new OneLineRequestLog(),
@@ -207,10 +227,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     products,
     mailer: deps.mailer,
     holdMinutes: config.orderHoldMinutes,
+    holdLimits: config.holdLimits,
     publicUrl,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  const giftCards = createGiftCardsService({ db, orders, attemptLimit: limits.giftCardCheck });
+  const limiter = createLimiter({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  const giftCards = createGiftCardsService({
+    db,
+    orders,
+    limiter,
+    codeLimits: { perAccount: limits.giftCardCodes, perAddress: limits.giftCardCodesAddress },
+  });
   const provider =
     deps.paymentProvider ??
     (config.paypal
@@ -262,7 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifyRateLimit, { global: false });
 
   await app.register(healthRoutes, { db });
-  await app.register(usersRoutes, { users: services.users, limits });
+  await app.register(usersRoutes, { users: services.users, limits, limiter });
   await app.register(productsRoutes, { products: services.products, uploadMaxMb: config.uploadMaxMb });
   await app.register(contactRoutes, { contact: services.contact, limits });
   await app.register(ordersRoutes, { orders: services.orders });

@@ -53,7 +53,10 @@ describe('loadConfig', () => {
       CONTACT_TO: 'help@example.com',
       LOG_LEVEL: 'WARN',
       WEB_DIST_DIR: '/srv/web',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
+      HOLD_MAX_ORDERS: '5',
+      HOLD_MAX_UNITS: '12',
+      HOLD_MAX_VALUE: '250.50',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -67,7 +70,8 @@ describe('loadConfig', () => {
       contactTo: 'help@example.com',
       logLevel: 'warn',
       webDistDir: '/srv/web',
-      trustProxy: true,
+      trustProxy: 1,
+      holdLimits: { maxOrders: 5, maxUnits: 12, maxValueCents: 25_050 },
     });
   });
 
@@ -89,10 +93,33 @@ describe('loadConfig', () => {
   });
 
   it('accepts a hop count or an address list for TRUST_PROXY', () => {
-    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(
-      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy,
-    ).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    const trustOf = (value: string) =>
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, TRUST_PROXY: value }).trustProxy;
+    expect(trustOf('2')).toBe(2);
+    expect(trustOf('0')).toBe(false);
+    expect(trustOf('false')).toBe(false);
+    expect(trustOf('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(trustOf('Loopback, fd00::/8')).toEqual(['loopback', 'fd00::/8']);
+  });
+
+  it('refuses TRUST_PROXY=true, which would believe any client-written X-Forwarded-For (issue 9)', () => {
+    expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: "true" would believe whatever a client writes in X-Forwarded-For: set the number of proxies/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, TRUST_PROXY: '50' })).toThrow(
+      /hop count above 10/,
+    );
+  });
+
+  it('defaults the hold limits to 3 orders, 50 units and $5000 per customer', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).holdLimits).toEqual({
+      maxOrders: 3,
+      maxUnits: 50,
+      maxValueCents: 500_000,
+    });
+    expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, HOLD_MAX_ORDERS: '0' })).toThrow(
+      /HOLD_MAX_ORDERS: must be a positive whole number/,
+    );
   });
 
   it('generates a JWT secret once, keeps it in DATA_DIR/jwt-secret readable by the owner only, and reuses it', () => {
@@ -130,7 +157,7 @@ describe('loadConfig', () => {
     expect(message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
     expect(message).toContain('SMTP_URL: must be an smtp:// or smtps:// URL');
     expect(message).toContain('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent');
-    expect(message).toContain('TRUST_PROXY: must be true, false');
+    expect(message).toContain('TRUST_PROXY: "maybe?" is not an address: use a hop count');
   });
 
   it('refuses a port out of range', () => {

@@ -7,8 +7,12 @@ import { z } from 'zod';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Fastify's `trustProxy`: off, on, a hop count, or a list of proxy addresses/CIDRs. */
-export type TrustProxy = boolean | number | string[];
+/**
+ * Which proxies' X-Forwarded-For to believe: none (false), a hop count (the proxies in front of the
+ * shop, counted from the right), or a list of proxy addresses/CIDRs. Never "all": that trusts what a
+ * client writes (issue 9).
+ */
+export type TrustProxy = false | number | string[];
 
 export interface Config {
   port: number;
@@ -37,9 +41,22 @@ export interface Config {
   uploadMaxMb: number;
   /** Unpaid orders hold their stock and gift-card money this long (ORDER_HOLD_MINUTES). */
   orderHoldMinutes: number;
+  /** What one customer's unpaid orders may hold together (issue 9): HOLD_MAX_ORDERS/UNITS/VALUE. */
+  holdLimits: HoldLimits;
   /** Unset (no PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET) = demo payments, no money moves. */
   paypal: PayPalConfig | undefined;
 }
+
+export interface HoldLimits {
+  /** Unpaid orders open at once, per customer (default 3). */
+  maxOrders: number;
+  /** Units held by them together, the new order included (default 50). */
+  maxUnits: number;
+  /** Their totals together, in cents (HOLD_MAX_VALUE is in dollars, default 5000). */
+  maxValueCents: number;
+}
+
+export const DEFAULT_HOLD_LIMITS: HoldLimits = { maxOrders: 3, maxUnits: 50, maxValueCents: 500_000 };
 
 export interface PayPalConfig {
   clientId: string;
@@ -120,6 +137,26 @@ const EnvSchema = z.object({
       .min(1, { message: 'must be a positive whole number' })
       .max(7 * 24 * 60, { message: 'must be at most 10080 (a week)' }),
   ),
+  HOLD_MAX_ORDERS: optional(
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be a positive whole number' })
+      .max(1000, { message: 'must be at most 1000' }),
+  ),
+  HOLD_MAX_UNITS: optional(
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int({ message: 'must be a whole number' })
+      .min(1, { message: 'must be a positive whole number' })
+      .max(1_000_000, { message: 'must be at most 1000000' }),
+  ),
+  HOLD_MAX_VALUE: optional(
+    z.coerce
+      .number({ message: 'must be a number' })
+      .positive({ message: 'must be a positive amount in dollars' })
+      .max(10_000_000, { message: 'must be at most 10000000' }),
+  ),
   UPLOAD_MAX_MB: optional(
     z.coerce
       .number({ message: 'must be a number' })
@@ -147,18 +184,34 @@ const EnvSchema = z.object({
   ),
 });
 
+const PROXY_ADDRESS = /^[0-9a-fA-F.:]+(\/\d{1,3})?$/;
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
 function parseTrustProxy(value: string | undefined): TrustProxy | Error {
   if (value === undefined) return false;
   const lower = value.toLowerCase();
-  if (lower === 'true') return true;
+  if (lower === 'true') {
+    return new Error(
+      '"true" would believe whatever a client writes in X-Forwarded-For: set the number of proxies in front of the shop (e.g. 1) or their addresses (e.g. 10.0.0.2 or 10.0.0.0/8)',
+    );
+  }
   if (lower === 'false') return false;
-  if (/^\d+$/.test(value)) return Number(value);
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) return new Error('a hop count above 10 is not a real proxy chain');
+    return hops === 0 ? false : hops;
+  }
   const list = value
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (list.length > 0 && list.every((s) => /^[0-9a-fA-F.:/]+$/.test(s) || s === 'loopback')) return list;
-  return new Error('must be true, false, a hop count or a comma-separated list of proxy addresses');
+  const bad = list.find((s) => !PROXY_ADDRESS.test(s) && !PROXY_NAMES.has(s.toLowerCase()));
+  if (list.length === 0 || bad !== undefined) {
+    return new Error(
+      `${bad ? `"${bad}" is not an address: ` : ''}use a hop count (e.g. 1) or a comma-separated list of proxy addresses/CIDRs (e.g. 10.0.0.2, 10.0.0.0/8, loopback)`,
+    );
+  }
+  return list.map((s) => (PROXY_NAMES.has(s.toLowerCase()) ? s.toLowerCase() : s));
 }
 
 /**
@@ -262,6 +315,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDir: path.join(dataDir, 'mail'),
     pgliteDir: path.join(dataDir, 'db'),
     orderHoldMinutes: e.ORDER_HOLD_MINUTES ?? 30,
+    holdLimits: {
+      maxOrders: e.HOLD_MAX_ORDERS ?? DEFAULT_HOLD_LIMITS.maxOrders,
+      maxUnits: e.HOLD_MAX_UNITS ?? DEFAULT_HOLD_LIMITS.maxUnits,
+      maxValueCents:
+        e.HOLD_MAX_VALUE !== undefined
+          ? Math.round(e.HOLD_MAX_VALUE * 100)
+          : DEFAULT_HOLD_LIMITS.maxValueCents,
+    },
     uploadMaxMb: e.UPLOAD_MAX_MB ?? 5,
     paypal:
       e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET

@@ -7,6 +7,7 @@ import { LocalDiskStorage } from './lib/storage.js';
 import { createMailTransport } from './modules/mail/mail.transport.js';
 import { createMailWorker } from './modules/mail/mail.worker.js';
 import { createOrderExpiry } from './modules/orders/orders.expiry.js';
+import { createPaymentReconciler } from './modules/payments/payments.reconciler.js';
 
 /** In-flight requests get this long to finish on SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -66,6 +67,14 @@ async function main() {
     onExpired: () => app.services.products.invalidate(),
   });
   expiry.start();
+  // Payments a crash left half done (captured at PayPal, not recorded) and captures of expired
+  // orders: recorded, refunded or failed, now and then every minute (issue 9).
+  const reconciler = createPaymentReconciler({
+    db: database.db,
+    payments: app.services.payments,
+    log: log.child({ worker: 'payment-reconciler' }),
+  });
+  reconciler.start();
 
   let stopping = false;
   async function shutdown(signal: string) {
@@ -80,6 +89,7 @@ async function main() {
     try {
       // Stops accepting, lets in-flight requests finish, then the mail batch, then the database.
       await app.close();
+      await reconciler.stop();
       await expiry.stop();
       await mailer.stop();
       transport.close();

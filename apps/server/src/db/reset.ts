@@ -39,8 +39,15 @@ await runCli(async () => {
       storage: new LocalDiskStorage(config.uploadsDir),
       log: consoleLog,
     });
-    if (seeded > 0) await seedDemoGiftCard({ db: handle.db, log: consoleLog });
-    await ensureAdmin({ db: handle.db, config, log: consoleLog });
+    const demoGiftCard = seeded > 0 ? await seedDemoGiftCard({ db: handle.db, log: consoleLog }) : undefined;
+    const admin = await ensureAdmin({ db: handle.db, config, log: consoleLog });
+    // A terminal, not the server's log: the secrets are shown to whoever ran the command, once.
+    if (demoGiftCard) consoleLog.warn(`Demo gift card: ${demoGiftCard} (shown only this once)`);
+    if (admin.generatedPassword) {
+      consoleLog.warn(
+        `Admin login: ${config.adminEmail} / ${admin.generatedPassword} (shown only this once)`,
+      );
+    }
   } finally {
     await handle.close();
   }

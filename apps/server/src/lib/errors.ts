@@ -10,6 +10,8 @@ export class AppError extends Error {
     readonly code?: string,
     /** Facts a client may act on, sent beside `message` (e.g. `amountDue` on a 402). */
     readonly details?: Pick<ApiErrorBody, 'amountDue'>,
+    /** Sent as Retry-After (a 429: when the caller's budget has room again). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -59,6 +61,9 @@ function toErrorBody(error: FastifyError | AppError | Error): { status: number; 
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const { status, body } = toErrorBody(error);
+  if (error instanceof AppError && error.retryAfterSeconds !== undefined) {
+    reply.header('retry-after', String(error.retryAfterSeconds));
+  }
   if (status >= 500) {
     request.log.error({ err: error, reqId: request.id }, 'request failed');
   } else if (status !== 401 && status !== 404) {

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A PayPal-compatible REST server on loopback for tests: OAuth token, Orders v2 create / capture /
- * get and webhook signature verification, with switches for the failures the shop must survive.
+ * get, Payments v2 capture refunds and webhook signature verification, with switches for the
+ * failures the shop must survive.
  */
 export interface FakePayPalOrder {
   id: string;
@@ -25,6 +26,15 @@ export interface BuyerPayment {
   captureId: string;
 }
 
+/** A refund PayPal made (once per PayPal-Request-Id). */
+export interface FakePayPalRefund {
+  id: string;
+  captureId: string;
+  value: string;
+  currency: string;
+  requestId: string | undefined;
+}
+
 export interface FakePayPalRequest {
   method: string;
   path: string;
@@ -38,6 +48,10 @@ export interface FakePayPal {
   webhookId: string;
   orders: Map<string, FakePayPalOrder>;
   requests: FakePayPalRequest[];
+  /** Every refund made, in order: a test can assert exactly one. */
+  refunds: FakePayPalRefund[];
+  /** Every connection is dropped without an answer: PayPal unreachable, until set back to false. */
+  down: boolean;
   /** Next captures answer 422 INSTRUMENT_DECLINED. */
   declineCapture: boolean;
   /** Captures take this amount instead of the order's (amount mismatch). */
@@ -108,6 +122,8 @@ export async function startFakePayPal(): Promise<FakePayPal> {
   const webhookId = 'WH-FAKE';
   const tokens = new Set<string>();
   const captureReplies = new Map<string, { status: number; body: unknown }>();
+  const refundReplies = new Map<string, { status: number; body: unknown }>();
+  const cents = (value: string) => Math.round(Number(value) * 100);
 
   const fake: Omit<FakePayPal, 'url' | 'close'> = {
     clientId,
@@ -115,6 +131,8 @@ export async function startFakePayPal(): Promise<FakePayPal> {
     webhookId,
     orders: new Map(),
     requests: [],
+    refunds: [],
+    down: false,
     declineCapture: false,
     captureValue: undefined,
     loseNextCaptureReply: false,
@@ -144,6 +162,10 @@ export async function startFakePayPal(): Promise<FakePayPal> {
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    if (fake.down) {
+      req.socket.destroy();
+      return;
+    }
     const path = req.url ?? '/';
     const requestId = req.headers['paypal-request-id'];
     fake.requests.push({
@@ -219,6 +241,46 @@ export async function startFakePayPal(): Promise<FakePayPal> {
         fake.loseNextCaptureReply = false;
         return send(res, 500, { name: 'INTERNAL_SERVER_ERROR' });
       }
+      return send(res, reply.status, reply.body);
+    }
+
+    const refund = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
+    if (refund && req.method === 'POST') {
+      const key = typeof requestId === 'string' ? requestId : undefined;
+      // PayPal-Request-Id: the same id answers the first refund again, without refunding twice.
+      const replay = key ? refundReplies.get(key) : undefined;
+      if (replay) return send(res, replay.status, replay.body);
+      const captureId = decodeURIComponent(refund[1] ?? '');
+      const order = [...fake.orders.values()].find((o) => o.captureId === captureId);
+      const input = (body ? JSON.parse(body) : {}) as { amount?: { currency_code?: string; value?: string } };
+      const unprocessable = (issue: string) => ({
+        status: 422,
+        body: { name: 'UNPROCESSABLE_ENTITY', details: [{ issue }] },
+      });
+      let reply: { status: number; body: unknown };
+      if (!order) reply = { status: 404, body: { name: 'RESOURCE_NOT_FOUND' } };
+      else {
+        const captured = cents(order.capturedValue ?? order.value);
+        const refunded = fake.refunds
+          .filter((r) => r.captureId === captureId)
+          .reduce((sum, r) => sum + cents(r.value), 0);
+        const value = input.amount?.value ?? ((captured - refunded) / 100).toFixed(2);
+        if (refunded >= captured) reply = unprocessable('CAPTURE_FULLY_REFUNDED');
+        else if ((input.amount?.currency_code ?? order.currency) !== order.currency) {
+          reply = unprocessable('REFUND_CURRENCY_MISMATCH');
+        } else if (!(cents(value) > 0) || refunded + cents(value) > captured) {
+          reply = unprocessable('REFUND_AMOUNT_EXCEEDED');
+        } else {
+          const made = { id: `REF-${randomUUID().slice(0, 8)}`, captureId, value, currency: order.currency };
+          fake.refunds.push({ ...made, requestId: key });
+          order.captureStatus = refunded + cents(value) === captured ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+          reply = {
+            status: 201,
+            body: { id: made.id, status: 'COMPLETED', amount: { currency_code: made.currency, value } },
+          };
+        }
+      }
+      if (key) refundReplies.set(key, reply);
       return send(res, reply.status, reply.body);
     }
 

@@ -48,6 +48,12 @@ export const CreateOrderBody = z.object({
     .max(MAX_ORDER_LINES, { message: `At most ${MAX_ORDER_LINES} different products per order` }),
   shippingAddress: ShippingAddress,
   paymentMethod: PaymentMethod.default('paypal'),
+  /**
+   * Not in the spec: the caller's previous open order of this checkout, placed again because the
+   * cart or the address changed. It is released with this one (stock and gift-card money go back)
+   * if it is still theirs to release; otherwise the id is ignored.
+   */
+  replacesOrderId: Id.optional(),
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 

@@ -60,17 +60,4 @@ export const giftCardLedger = pgTable(
   ],
 );
 
-/** Wrong codes tried on check-balance, per user: the rate limit holds across instances. */
-export const giftCardAttempts = pgTable(
-  'gift_card_attempts',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('gift_card_attempts_user_created_idx').on(t.userId, t.createdAt)],
-);
-
 export type GiftCardRow = typeof giftCards.$inferSelect;

@@ -6,3 +6,4 @@ export * from './contact.js';
 export * from './orders.js';
 export * from './giftcards.js';
 export * from './audit.js';
+export * from './limits.js';

@@ -89,7 +89,8 @@ export const orderItems = pgTable(
 
 export const PAYMENT_PROVIDERS = ['paypal', 'demo'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
-export const PAYMENT_STATUSES = ['created', 'captured', 'failed'] as const;
+/** `refunded`: captured for an order that had expired, and given back through the provider (issue 9). */
+export const PAYMENT_STATUSES = ['created', 'captured', 'failed', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** One provider order (PayPal or demo) created by the server for an order's remainder. */
@@ -110,12 +111,14 @@ export const payments = pgTable(
     /** PayPal-Request-Id of the capture: stored once, reused on every retry (Medusa #16292). */
     requestId: text('request_id').notNull(),
     raw: jsonb('raw'),
+    /** The provider's refund id, once the reconciler gave an expired order's capture back. */
+    refundId: text('refund_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('payments_provider_valid', sql`${t.provider} in ('paypal', 'demo')`),
-    check('payments_status_valid', sql`${t.status} in ('created', 'captured', 'failed')`),
+    check('payments_status_valid', sql`${t.status} in ('created', 'captured', 'failed', 'refunded')`),
     check('payments_amount_positive', sql`${t.amountCents} > 0`),
     uniqueIndex('payments_provider_order_unique').on(t.providerOrderId),
     // One capture pays one order, once: a client cannot offer the same PayPal capture twice (issue 8).

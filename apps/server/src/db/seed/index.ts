@@ -155,8 +155,10 @@ export async function ensureAdmin({
     .returning({ id: users.id });
   if (created) {
     if (generatedPassword) {
-      log.warn(`Admin login: ${email} / ${generatedPassword}`);
-      log.warn('This password is shown only once. Set ADMIN_PASSWORD to choose your own.');
+      // The password itself never goes to the log (issue 9): the caller shows it to a person once.
+      log.warn(
+        `Created the admin account ${email} with a generated password (set ADMIN_PASSWORD to choose your own)`,
+      );
       return { action: 'created', generatedPassword };
     }
     log.info(`Created the admin account ${email}`);
@@ -215,6 +217,7 @@ export async function seedDemoGiftCard({ db, log }: { db: Database; log: SeedLog
       balanceAfterCents: DEMO_GIFT_CARD_CENTS,
     });
   });
-  log.warn(`Demo gift card: ${code} ($${(DEMO_GIFT_CARD_CENTS / 100).toFixed(2)}). Shown only once.`);
+  // The code is money: the caller shows it to a person once, never to the log (issue 9).
+  log.info(`Issued a demo gift card of $${(DEMO_GIFT_CARD_CENTS / 100).toFixed(2)}`);
   return code;
 }

@@ -14,7 +14,13 @@ await runCli(async () => {
     const storage = new LocalDiskStorage(config.uploadsDir);
     const seeded = await seedIfEmpty({ db: handle.db, storage, log: consoleLog });
     if (seeded === 0) consoleLog.info('The catalogue already has products: nothing seeded');
-    await ensureAdmin({ db: handle.db, config, log: consoleLog });
+    const admin = await ensureAdmin({ db: handle.db, config, log: consoleLog });
+    // A terminal, not the server's log: shown to whoever ran the command, once.
+    if (admin.generatedPassword) {
+      consoleLog.warn(
+        `Admin login: ${config.adminEmail} / ${admin.generatedPassword} (shown only this once)`,
+      );
+    }
   } finally {
     await handle.close();
   }

@@ -18,13 +18,14 @@ export async function giftCardsRoutes(app: App, { giftCards }: { giftCards: Gift
   app.post(
     '/api/giftcards/check-balance',
     { schema: { body: CheckBalanceBody, response: { 200: BalanceResponse } }, config: { access: 'user' } },
-    async (request) => giftCards.checkBalance(requireUser(request), request.body.code),
+    async (request) =>
+      giftCards.checkBalance({ user: requireUser(request), ip: request.ip }, request.body.code),
   );
 
   app.post(
     '/api/giftcards/use',
     { schema: { body: UseGiftCardBody, response: { 200: UseGiftCardResponse } }, config: { access: 'user' } },
-    async (request) => giftCards.use(requireUser(request), request.body),
+    async (request) => giftCards.use({ user: requireUser(request), ip: request.ip }, request.body),
   );
 
   app.get(

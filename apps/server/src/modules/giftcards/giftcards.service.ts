@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   type AddBalanceBody,
   type BalanceResponse,
@@ -12,16 +12,11 @@ import {
   toDollars,
 } from '@pixel-vault/shared';
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import {
-  type GiftCardRow,
-  type OrderRow,
-  giftCardAttempts,
-  giftCardLedger,
-  giftCards,
-} from '../../db/schema/index.js';
+import { type GiftCardRow, type OrderRow, giftCardLedger, giftCards } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { RateLimit } from '../../lib/http.js';
+import { type Limiter, budgetsFor } from '../../lib/limiter.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { orderExpired } from '../orders/orders.expiry.js';
 import {
@@ -33,20 +28,26 @@ import {
 
 export const giftCardNotFound = () => notFound('Gift card not found');
 
+/** Who is trying a code: the customer and the address they call from (each has a wrong-code budget). */
+export interface CodeCaller {
+  user: AuthUser;
+  ip: string;
+}
+
 export interface GiftCardsService {
-  checkBalance(user: AuthUser, code: string): Promise<BalanceResponse>;
+  checkBalance(caller: CodeCaller, code: string): Promise<BalanceResponse>;
   /**
    * POST /api/giftcards/use: `amount` (at most what the order still owes) from the card to the order
    * named by `orderId`, or, as the spec's client names none, to the caller's most recent order. The
    * same card on the same order again moves nothing and answers 200 (docs/decisions/004).
    */
-  use(user: AuthUser, body: UseGiftCardBody): Promise<UseGiftCardResponse>;
+  use(caller: CodeCaller, body: UseGiftCardBody): Promise<UseGiftCardResponse>;
   /**
    * The spec's gift-card payment (PUT /api/orders/:id/payment with gift_card_code): debits the card
    * for min(balance, amount due) and settles the order, in one transaction. Answers the order and
    * what is still due (0 once paid); the debit stays on the order either way.
    */
-  payOrder(user: AuthUser, orderId: string, code: string): Promise<{ order: Order; dueCents: number }>;
+  payOrder(caller: CodeCaller, orderId: string, code: string): Promise<{ order: Order; dueCents: number }>;
   list(): Promise<GiftCard[]>;
   create(admin: AuthUser, body: CreateGiftCardBody): Promise<GiftCard>;
   /** Conditional top-up + 'top_up' ledger row + audit row, one transaction. */
@@ -62,8 +63,9 @@ const auditView = (row: GiftCardRow) => ({ code: row.code, balance: toDollars(ro
 export interface GiftCardsServiceOptions {
   db: Database;
   orders: OrdersService;
-  /** Wrong codes per user on check-balance (failures only). */
-  attemptLimit: RateLimit;
+  limiter: Limiter;
+  /** Wrong codes per customer and per address, on every route that takes a code (failures only). */
+  codeLimits: { perAccount: RateLimit; perAddress: RateLimit };
 }
 
 export function toGiftCardDto(row: GiftCardRow): GiftCard {
@@ -104,32 +106,27 @@ interface Applied {
 export function createGiftCardsService({
   db,
   orders,
-  attemptLimit,
+  limiter,
+  codeLimits,
 }: GiftCardsServiceOptions): GiftCardsService {
   /**
-   * A card by its code, for a customer: 429 once they tried too many wrong codes lately, and a wrong
-   * code counts against them. Every route that takes a code goes through here, so none of them is a
-   * way around the limit. Runs outside any order transaction, so a refusal cannot roll the count back.
+   * A card by its code, for a customer: 429 once they, or their address, tried too many wrong codes
+   * lately, and a wrong code counts against both. Every route that takes a code goes through here,
+   * so none of them is a way around the limit. The budget is spent before the lookup and given back
+   * for a right code, in one statement each (lib/limiter.ts): a burst of concurrent guesses cannot
+   * get more lookups than the budget on either engine (issue 9). Runs outside any order transaction,
+   * so a refusal cannot roll the count back.
    */
-  async function findCardCounted(user: AuthUser, code: string): Promise<GiftCardRow> {
-    const since = new Date(orders.now().getTime() - attemptLimit.windowMs);
-    const [attempts] = await db
-      .select({ n: count() })
-      .from(giftCardAttempts)
-      .where(and(eq(giftCardAttempts.userId, user.id), gt(giftCardAttempts.createdAt, since)));
-    if ((attempts?.n ?? 0) >= attemptLimit.max) {
-      throw new AppError(429, 'Too many gift card attempts. Please try again later.', 'RATE_LIMITED');
-    }
-    const card = await findCard(db, code);
-    if (!card) {
-      await db.insert(giftCardAttempts).values({ userId: user.id, createdAt: orders.now() });
-      // Attempts outside the window no longer count: the table only ever holds recent ones.
-      await db
-        .delete(giftCardAttempts)
-        .where(and(eq(giftCardAttempts.userId, user.id), lte(giftCardAttempts.createdAt, since)));
-      throw giftCardNotFound();
-    }
-    return card;
+  async function findCardCounted({ user, ip }: CodeCaller, code: string): Promise<GiftCardRow> {
+    return limiter.guard(
+      budgetsFor('giftcard', codeLimits, { ip, account: user.id }),
+      'Too many gift card attempts. Please try again later.',
+      async () => {
+        const card = await findCard(db, code);
+        if (!card) throw giftCardNotFound();
+        return card;
+      },
+    );
   }
 
   /**
@@ -213,15 +210,16 @@ export function createGiftCardsService({
      * Wrong codes are counted per user in the database, so guessing codes is slow on every
      * instance alike; right codes never count.
      */
-    async checkBalance(user, code) {
-      const card = await findCardCounted(user, code);
+    async checkBalance(caller, code) {
+      const card = await findCardCounted(caller, code);
       return { balance: toDollars(card.balanceCents) };
     },
 
-    async use(user, body) {
+    async use(caller, body) {
+      const { user } = caller;
       const orderId = body.orderId ?? (await orders.latestOrderIdOf(user.id));
       if (!orderId) throw notFound('You have no order to apply this gift card to');
-      const card = await findCardCounted(user, body.code);
+      const card = await findCardCounted(caller, body.code);
       const applied = await orders.withLockedOrder(orderId, { ownerId: user.id }, (tx, order, effects) =>
         applyLocked(tx, user, order, card.id, toCents(body.amount), effects),
       );
@@ -242,8 +240,9 @@ export function createGiftCardsService({
       };
     },
 
-    async payOrder(user, orderId, code) {
-      const card = await findCardCounted(user, code);
+    async payOrder(caller, orderId, code) {
+      const { user } = caller;
+      const card = await findCardCounted(caller, code);
       return orders.withLockedOrder(orderId, { ownerId: user.id }, async (tx, order, effects) => {
         // Paid already (a replay, or paid otherwise): nothing more is taken.
         if (order.status === 'paid') return { order: await orders.dto(tx, order.id), dueCents: 0 };

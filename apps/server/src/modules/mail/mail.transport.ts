@@ -31,8 +31,8 @@ function toNodemailer(mail: OutgoingMail, from: string) {
 }
 
 export function createSmtpTransport(url: string, from: string): MailTransport {
-  // Bounded waits: a hung SMTP server must fail the attempt well within the worker's claim lease
-  // (MAIL_LEASE_MS), or another worker could pick the same mail up while it is still being sent.
+  // Bounded waits: a hung SMTP server fails the attempt instead of holding the worker's batch (whose
+  // lease is renewed while it sends) forever.
   const transporter = nodemailer.createTransport({
     url,
     connectionTimeout: 30_000,
@@ -48,7 +48,11 @@ export function createSmtpTransport(url: string, from: string): MailTransport {
   };
 }
 
-/** Without SMTP the shop keeps every mail as an .eml file, so nothing is lost and each can be opened. */
+/**
+ * Without SMTP the shop keeps every mail as an .eml file, so nothing is lost and each can be opened.
+ * The file is named by the outbox id alone: a retry after a crash between writing it and marking the
+ * mail sent replaces the file instead of delivering a second copy (issue 9, hole 6).
+ */
 export function createFileTransport(dir: string, from: string): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
@@ -56,8 +60,7 @@ export function createFileTransport(dir: string, from: string): MailTransport {
     async send(mail) {
       const info = await transporter.sendMail(toNodemailer(mail, from));
       await mkdir(dir, { recursive: true });
-      const stamp = new Date().toISOString().replace(/:/g, '-');
-      const file = path.join(dir, `${stamp}-${mail.id}.eml`);
+      const file = path.join(dir, `${mail.id}.eml`);
       await writeFile(`${file}.tmp`, info.message as Buffer);
       await rename(`${file}.tmp`, file);
     },

@@ -7,12 +7,12 @@ import type { MailTransport } from './mail.transport.js';
 export const MAIL_BATCH_SIZE = 10;
 export const MAIL_MAX_ATTEMPTS = 8;
 /**
- * A claimed mail is hidden from other workers this long. A worker starts no send after half of it
- * (and one send is bounded by the SMTP timeouts, a minute or two), so it is done before the lease
- * ends; a worker that dies mid-batch releases its mails when the lease runs out, so they are
- * retried rather than lost.
+ * A claimed mail is hidden from other workers this long. A live worker renews the lease of the mails
+ * it still holds every third of it while it sends, however slow a send is; a worker that dies
+ * mid-batch (kill -9) stops renewing, so its mails are retried within a minute (issue 9, hole 6).
  */
-export const MAIL_LEASE_MS = 10 * 60_000;
+export const MAIL_LEASE_MS = 60_000;
+const RENEW_EVERY_MS = MAIL_LEASE_MS / 3;
 const BACKOFF_BASE_MS = 30_000;
 const BACKOFF_CAP_MS = 60 * 60_000;
 
@@ -46,6 +46,8 @@ export interface MailWorkerOptions {
   log: FastifyBaseLogger;
   pollMs?: number;
   now?: () => Date;
+  /** How often a batch in progress renews its lease (tests shorten it). */
+  renewEveryMs?: number;
 }
 
 export function createMailWorker({
@@ -54,6 +56,7 @@ export function createMailWorker({
   log,
   pollMs = 5000,
   now = () => new Date(),
+  renewEveryMs = RENEW_EVERY_MS,
 }: MailWorkerOptions): MailWorker {
   let started = false;
   let timer: NodeJS.Timeout | undefined;
@@ -92,30 +95,73 @@ export function createMailWorker({
     });
   }
 
+  /**
+   * Keeps the lease of the mails in `held` while the batch runs, on a timer of its own so that one
+   * slow send (SMTP may take minutes within its timeouts) cannot outlive the lease. Only pending rows
+   * are touched, and a mail leaves `held` before its outcome is written (after `settled()`), so a
+   * renewal never overwrites a back-off or a row another worker has since sent.
+   */
+  function keepLease(held: Set<string>) {
+    let renewing: Promise<void> = Promise.resolve();
+    const renew = async () => {
+      if (held.size === 0) return;
+      try {
+        await db
+          .update(mailOutbox)
+          .set({ nextAttemptAt: new Date(now().getTime() + MAIL_LEASE_MS) })
+          .where(and(inArray(mailOutbox.id, [...held]), eq(mailOutbox.status, 'pending')));
+      } catch (error) {
+        // The next tick tries again; two of three can fail before the lease runs out.
+        log.warn({ err: error }, 'mail worker could not renew its lease');
+      }
+    };
+    const timer = setInterval(() => {
+      renewing = renewing.then(renew);
+    }, renewEveryMs);
+    timer.unref();
+    return {
+      /** Waits for a renewal in flight, which may still name a mail just removed from `held`. */
+      settled: () => renewing,
+      stop: () => clearInterval(timer),
+    };
+  }
+
   async function drainOnce(): Promise<DrainResult> {
     const result: DrainResult = { sent: 0, retrying: 0, failed: 0 };
     const claimed = await claim();
-    const claimedAt = performance.now();
-    for (const [index, row] of claimed.entries()) {
-      // A batch of slow sends could outlive the lease, and another worker would then claim (and
-      // send) the rest while this one still holds them. Hand the rest back while it is still ours.
-      if (performance.now() - claimedAt > MAIL_LEASE_MS / 2) {
-        const rest = claimed.slice(index).map((r) => r.id);
-        await db.update(mailOutbox).set({ nextAttemptAt: now() }).where(inArray(mailOutbox.id, rest));
-        break;
-      }
-      try {
-        await transport.send({
-          id: row.id,
-          to: row.toAddress,
-          subject: row.subject,
-          text: row.textBody,
-          html: row.htmlBody,
-          replyTo: row.replyTo,
-        });
-      } catch (error) {
+    if (claimed.length === 0) return result;
+    const held = new Set(claimed.map((row) => row.id));
+    const lease = keepLease(held);
+    try {
+      for (const row of claimed) {
+        let failure: { error: unknown } | undefined;
+        try {
+          await transport.send({
+            id: row.id,
+            to: row.toAddress,
+            subject: row.subject,
+            text: row.textBody,
+            html: row.htmlBody,
+            replyTo: row.replyTo,
+          });
+        } catch (error) {
+          failure = { error };
+        }
+        held.delete(row.id);
+        await lease.settled();
+        if (failure === undefined) {
+          // Marked at once: a crash between the server's acceptance and this update is the one way
+          // left to deliver a mail twice, with the same Message-ID (docs/ARCHITECTURE.md, Mail).
+          await db
+            .update(mailOutbox)
+            .set({ status: 'sent', sentAt: now(), attempts: row.attempts + 1, lastError: null })
+            .where(eq(mailOutbox.id, row.id));
+          result.sent += 1;
+          continue;
+        }
         const attempts = row.attempts + 1;
         const gaveUp = attempts >= MAIL_MAX_ATTEMPTS;
+        const { error } = failure;
         const message = error instanceof Error ? error.message : String(error);
         await db
           .update(mailOutbox)
@@ -125,20 +171,18 @@ export function createMailWorker({
             status: gaveUp ? 'failed' : 'pending',
             nextAttemptAt: new Date(now().getTime() + backoffMs(attempts)),
           })
-          .where(eq(mailOutbox.id, row.id));
+          // Still pending: a worker that lost its lease (paused, cut off) must not undo a later send.
+          .where(and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'pending')));
         log.warn(
           { mailId: row.id, attempts, err: error },
           gaveUp ? 'mail failed for good' : 'mail send failed',
         );
         if (gaveUp) result.failed += 1;
         else result.retrying += 1;
-        continue;
       }
-      await db
-        .update(mailOutbox)
-        .set({ status: 'sent', sentAt: now(), attempts: row.attempts + 1, lastError: null })
-        .where(eq(mailOutbox.id, row.id));
-      result.sent += 1;
+    } finally {
+      lease.stop();
+      await lease.settled();
     }
     return result;
   }

@@ -1,12 +1,13 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Executor } from '../../db/client.js';
+import { type Database, type Executor, queryRows } from '../../db/client.js';
 import {
   type OrderRow,
   giftCardLedger,
   giftCards,
   orderItems,
   orders,
+  payments,
   products,
 } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
@@ -20,12 +21,21 @@ export function isOverdue(order: OrderRow, now: Date): boolean {
 }
 
 /**
+ * A provider payment of this order still `created`: PayPal may hold a capture we have not recorded
+ * yet (the server died in between, issue 9). The payment reconciler settles or fails it first.
+ */
+const paymentInFlight = (orderId: string | typeof orders.id) =>
+  sql`select 1 from ${payments} where ${payments.orderId} = ${orderId} and ${payments.status} = 'created'`;
+
+/**
  * unpaid -> expired, for an order the caller has locked (FOR UPDATE): the reserved stock goes back
  * to the shelf and every gift-card debit is refunded (ledger row + balance), in the caller's
- * transaction. A no-op for an order that is not unpaid.
+ * transaction. A no-op (false) for an order that is not unpaid, or that has a payment in flight:
+ * its stock and gift-card money are not given back while captured money may still come in.
  */
 export async function expireLocked(tx: Executor, order: OrderRow, now: Date): Promise<boolean> {
   if (order.status !== 'unpaid') return false;
+  if ((await queryRows(tx, paymentInFlight(order.id))).length > 0) return false;
 
   const lines = await tx
     .select({ productId: orderItems.productId, quantity: orderItems.quantity })
@@ -89,7 +99,8 @@ const SWEEP_BATCH = 50;
 
 /**
  * Expires overdue unpaid orders. SKIP LOCKED lets several instances sweep side by side, and skips
- * an order someone is paying right now (that call expires it itself if it is overdue).
+ * an order someone is paying right now (that call expires it itself if it is overdue). An order with
+ * a payment in flight waits for the payment reconciler (payments.reconciler.ts).
  */
 export function createOrderExpiry({
   db,
@@ -101,27 +112,35 @@ export function createOrderExpiry({
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
 
-  async function sweepBatch(): Promise<number> {
+  /** Answers how many orders it claimed (the loop goes on while batches are full) and expired. */
+  async function sweepBatch(): Promise<{ claimed: number; expired: number }> {
     const now = clock();
     return db.transaction(async (tx) => {
       const due = await tx
         .select()
         .from(orders)
-        .where(and(eq(orders.status, 'unpaid'), lte(orders.expiresAt, now)))
+        .where(
+          and(
+            eq(orders.status, 'unpaid'),
+            lte(orders.expiresAt, now),
+            sql`not exists (${paymentInFlight(orders.id)})`,
+          ),
+        )
         .orderBy(asc(orders.expiresAt))
         .limit(SWEEP_BATCH)
         .for('update', { skipLocked: true });
-      for (const order of due) await expireLocked(tx, order, now);
-      return due.length;
+      let expired = 0;
+      for (const order of due) if (await expireLocked(tx, order, now)) expired += 1;
+      return { claimed: due.length, expired };
     });
   }
 
   async function sweepOnce(): Promise<number> {
     let total = 0;
     for (;;) {
-      const n = await sweepBatch();
-      total += n;
-      if (n < SWEEP_BATCH) break;
+      const { claimed, expired } = await sweepBatch();
+      total += expired;
+      if (claimed < SWEEP_BATCH) break;
     }
     if (total > 0) {
       log.info({ expired: total }, 'unpaid orders expired');

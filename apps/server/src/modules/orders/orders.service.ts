@@ -9,6 +9,7 @@ import {
   requestedPage,
   toDollars,
 } from '@pixel-vault/shared';
+import type { HoldLimits } from '../../config.js';
 import { type Database, type Executor, type Transaction, queryRows } from '../../db/client.js';
 import { type OrderRow, orderItems, orders, payments, products, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
@@ -20,6 +21,7 @@ import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { expireLocked, isOverdue, orderExpired } from './orders.expiry.js';
+import { admitHold, checkHoldValue } from './orders.holds.js';
 import { confirmationMail } from './orders.mail.js';
 import {
   capturedCentsFor,
@@ -106,6 +108,8 @@ export interface OrdersServiceOptions {
   products: ProductsService;
   mailer: Mailer;
   holdMinutes: number;
+  /** What one customer's unpaid orders may hold together (issue 9). */
+  holdLimits: HoldLimits;
   clock?: () => Date;
   /** Makes item image paths absolute when PUBLIC_URL is set. */
   publicUrl?: PublicUrlOf;
@@ -124,6 +128,7 @@ export function createOrdersService({
   products: catalogue,
   mailer,
   holdMinutes,
+  holdLimits,
   clock = () => new Date(),
   publicUrl = relativeUrls,
 }: OrdersServiceOptions): OrdersService {
@@ -167,15 +172,26 @@ export function createOrdersService({
     const now = clock();
 
     const order = await db.transaction(async (tx) => {
+      // The customer's row lock runs their placements one at a time, so two at once cannot both slip
+      // under the hold limits (issue 9). NO KEY UPDATE: inserts that only reference the user don't wait.
       const [customer] = await tx
         .select({ name: users.name, email: users.email })
         .from(users)
-        .where(eq(users.id, user.id));
+        .where(eq(users.id, user.id))
+        .for('no key update');
       if (!customer) throw notAuthorized();
+      const holds = await admitHold(tx, {
+        userId: user.id,
+        cart: quantities,
+        replacesOrderId: body.replacesOrderId,
+        now,
+        limits: holdLimits,
+      });
 
       const lines: ReservedLine[] = [];
       for (const id of ids) lines.push(await reserve(tx, id, quantities.get(id) ?? 0));
       const totals = priceOrder(lines.map((l) => ({ priceCents: l.priceCents, qty: l.quantity })));
+      checkHoldValue(holds, totals.totalCents, holdLimits, now);
 
       const [row] = await tx
         .insert(orders)
@@ -226,8 +242,9 @@ export function createOrdersService({
         const order = await lockOrder(tx, orderId);
         if (!order || (ownerId !== null && order.userId !== ownerId)) throw orderNotFound();
         const now = clock();
-        if (expireOverdue && isOverdue(order, now)) {
-          await expireLocked(tx, order, now);
+        // An overdue order with a payment in flight is not expired (expireLocked answers false):
+        // the payment reconciler settles or fails that payment first (issue 9).
+        if (expireOverdue && isOverdue(order, now) && (await expireLocked(tx, order, now))) {
           return { expired: true as const };
         }
         return { expired: false as const, value: await work(tx, order, effects) };

@@ -339,13 +339,15 @@ describe('expiry', () => {
   });
 
   it('lets several sweepers run at once: each overdue order is expired and refunded exactly once', async () => {
-    const { auth } = await insertUser(ctx.db);
     const p = await insertProduct(ctx.db, { priceCents: 1000, stock: 20 });
     const card = await insertGiftCard(ctx.db, { balanceCents: 5000 });
-    const placed: Order[] = [];
-    for (let i = 0; i < 6; i++)
-      placed.push(await placeOrder(ctx.app, auth, [{ product: p.id, itemQuantity: 2 }]));
-    for (const order of placed) {
+    // Six customers: one may hold only a few unpaid orders, and the same cart once (issue 9).
+    const placed: { auth: { authorization: string }; order: Order }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { auth } = await insertUser(ctx.db);
+      placed.push({ auth, order: await placeOrder(ctx.app, auth, [{ product: p.id, itemQuantity: 2 }]) });
+    }
+    for (const { auth, order } of placed) {
       const res = await ctx.app.inject({
         method: 'POST',
         url: '/api/giftcards/use',

@@ -3,7 +3,14 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { demoPaymentOrders } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
-import type { PaymentProvider, ProviderPayment } from './payment.provider.js';
+import {
+  type PaymentProvider,
+  type ProviderPayment,
+  captureNotFound,
+  paymentDeclined,
+} from './payment.provider.js';
+
+const CAPTURE_PREFIX = 'DEMO-CAPTURE-';
 
 /**
  * Demo mode (no PayPal credentials): the same interface, no money moves. Its orders live in the
@@ -12,7 +19,7 @@ import type { PaymentProvider, ProviderPayment } from './payment.provider.js';
 export function createDemoProvider({ db }: { db: Database }): PaymentProvider {
   const read = (row: typeof demoPaymentOrders.$inferSelect): ProviderPayment => ({
     status: row.status,
-    captureId: row.status === 'COMPLETED' ? `DEMO-CAPTURE-${row.id.slice(5)}` : null,
+    captureId: row.status === 'COMPLETED' ? `${CAPTURE_PREFIX}${row.id.slice(5)}` : null,
     captureStatus: row.status === 'COMPLETED' ? 'COMPLETED' : null,
     referenceId: null,
     amountCents: row.amountCents,
@@ -49,6 +56,21 @@ export function createDemoProvider({ db }: { db: Database }): PaymentProvider {
     },
     async getOrder(providerOrderId) {
       return read(await find(providerOrderId));
+    },
+    async refundCapture({ captureId, amountCents, currency }) {
+      const [row] = captureId.startsWith(CAPTURE_PREFIX)
+        ? await db
+            .select()
+            .from(demoPaymentOrders)
+            .where(eq(demoPaymentOrders.id, `DEMO-${captureId.slice(CAPTURE_PREFIX.length)}`))
+        : [];
+      if (row?.status !== 'COMPLETED') throw captureNotFound();
+      if (currency !== row.currency || amountCents <= 0 || amountCents > row.amountCents) {
+        throw paymentDeclined();
+      }
+      // No money moved, so none goes back, and the demo order keeps its status (its CHECK allows
+      // only CREATED/APPROVED/COMPLETED). The id comes from the capture: asking again answers the same.
+      return { id: `DEMO-REFUND-${row.id.slice(5)}`, status: 'COMPLETED' };
     },
     async verifyWebhook() {
       return false;

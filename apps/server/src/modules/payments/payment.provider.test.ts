@@ -98,4 +98,40 @@ describe('PayPal client', () => {
     expect(calls.filter((c) => c === '/v1/oauth2/token')).toHaveLength(2);
     expect(await provider.verifyWebhook({ headers: {}, rawBody: '{}' })).toBe(false);
   });
+
+  it("refunds a capture with the caller's PayPal-Request-Id, and reports one refunded already", async () => {
+    const refunds: { path: string; init: RequestInit }[] = [];
+    const fetchStub = (async (url: string | URL | Request, init?: RequestInit) => {
+      const path = new URL(String(url)).pathname;
+      if (path === '/v1/oauth2/token') {
+        return new Response(JSON.stringify({ access_token: 'T', expires_in: 3600 }), { status: 200 });
+      }
+      refunds.push({ path, init: init ?? {} });
+      if (refunds.length === 1) {
+        return new Response(JSON.stringify({ id: 'R1', status: 'COMPLETED' }), { status: 201 });
+      }
+      const issue = refunds.length === 2 ? 'CAPTURE_FULLY_REFUNDED' : 'REFUND_AMOUNT_EXCEEDED';
+      return new Response(JSON.stringify({ name: 'UNPROCESSABLE_ENTITY', details: [{ issue }] }), {
+        status: 422,
+      });
+    }) as typeof fetch;
+    const provider = createPayPalProvider({
+      clientId: 'id',
+      clientSecret: 'secret',
+      apiBase: 'http://paypal.invalid',
+      webhookId: undefined,
+      fetch: fetchStub,
+    });
+    const input = { captureId: 'CAP 1', amountCents: 2099, currency: 'USD', requestId: 'refund-p1' };
+    expect(await provider.refundCapture(input)).toEqual({ id: 'R1', status: 'COMPLETED' });
+    const [first] = refunds;
+    expect(first?.path).toBe('/v2/payments/captures/CAP%201/refund');
+    expect(first?.init.method).toBe('POST');
+    expect(new Headers(first?.init.headers).get('paypal-request-id')).toBe('refund-p1');
+    expect(JSON.parse(String(first?.init.body))).toEqual({
+      amount: { currency_code: 'USD', value: '20.99' },
+    });
+    await expect(provider.refundCapture(input)).rejects.toMatchObject({ code: 'PAYPAL_ALREADY_REFUNDED' });
+    await expect(provider.refundCapture(input)).rejects.toMatchObject({ code: 'PAYMENT_DECLINED' });
+  });
 });

@@ -19,6 +19,13 @@ export interface ProviderPayment {
   payerEmail: string | null;
 }
 
+/** A refund the provider accepted (issue 9: a capture for an order that expired). */
+export interface ProviderRefund {
+  id: string;
+  /** COMPLETED, or PENDING while the provider clears it. */
+  status: string;
+}
+
 /** What the shop needs from a payment provider: PayPal, or the built-in demo. */
 export interface PaymentProvider {
   mode: 'paypal' | 'demo';
@@ -33,6 +40,16 @@ export interface PaymentProvider {
   /** `requestId` must be the same on every retry of one capture (idempotency). */
   captureOrder(input: { providerOrderId: string; requestId: string }): Promise<ProviderPayment>;
   getOrder(providerOrderId: string): Promise<ProviderPayment>;
+  /**
+   * Gives `amountCents` of a completed capture back to the buyer. `requestId` must be the same on
+   * every retry of one refund, so a retry after a lost answer cannot refund twice.
+   */
+  refundCapture(input: {
+    captureId: string;
+    amountCents: number;
+    currency: string;
+    requestId: string;
+  }): Promise<ProviderRefund>;
   verifyWebhook(input: {
     headers: Record<string, string | string[] | undefined>;
     rawBody: string;
@@ -42,6 +59,11 @@ export interface PaymentProvider {
 export const providerUnreachable = () =>
   new AppError(502, 'PayPal is not reachable right now. Please try again.', 'PAYPAL_UNREACHABLE');
 export const paymentDeclined = () => new AppError(402, 'PayPal declined the payment', 'PAYMENT_DECLINED');
+export const captureNotFound = () =>
+  new AppError(404, 'PayPal has no capture with this id', 'PAYPAL_CAPTURE_NOT_FOUND');
+/** The capture was refunded in full already (by another request id, or by hand in PayPal). */
+export const captureAlreadyRefunded = () =>
+  new AppError(409, 'This PayPal payment was already refunded', 'PAYPAL_ALREADY_REFUNDED');
 
 /** "12.34" -> 1234; anything that is not a plain two-decimal amount -> NaN (never matches an order). */
 export function parseAmountCents(value: unknown): number {

@@ -34,7 +34,8 @@ export async function paymentsRoutes(app: App, { payments }: { payments: Payment
       schema: { params: IdParams, body: PaymentUpdateBody, response: { 200: Order } },
       config: { access: 'user' },
     },
-    async (request) => payments.updatePayment(requireUser(request), request.params.id, request.body),
+    async (request) =>
+      payments.updatePayment({ user: requireUser(request), ip: request.ip }, request.params.id, request.body),
   );
 
   app.post(

@@ -13,21 +13,29 @@ import type { Database } from '../../db/client.js';
 import { type PaymentRow, payments } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
-import type { GiftCardsService } from '../giftcards/giftcards.service.js';
-import { orderExpired } from '../orders/orders.expiry.js';
+import type { CodeCaller, GiftCardsService } from '../giftcards/giftcards.service.js';
+import { isOverdue, orderExpired } from '../orders/orders.expiry.js';
 import {
   type OrdersService,
   nothingDue,
   orderAlreadyPaid,
   paymentIncomplete,
 } from '../orders/orders.service.js';
-import { type PaymentProvider, type ProviderPayment, paymentDeclined } from './payment.provider.js';
+import {
+  type PaymentProvider,
+  type ProviderPayment,
+  type ProviderRefund,
+  paymentDeclined,
+} from './payment.provider.js';
 
 export const paymentNotFound = () => notFound('Payment not found');
 export const amountMismatch = () =>
   new AppError(409, 'Payment amount does not match the order', 'PAYMENT_AMOUNT_MISMATCH');
 export const paymentUsedElsewhere = () =>
   new AppError(409, 'This PayPal payment was already used for another order', 'PAYMENT_USED');
+
+/** What reconciling one payment did (issue 9). `waiting`: nothing to do yet, looked at again next run. */
+export type ReconcileOutcome = 'recorded' | 'refunded' | 'failed' | 'waiting';
 
 /** A shop order id is a UUID; PayPal's own default reference is `default`. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,13 +48,23 @@ export interface PaymentsService {
    * provider and records its capture (recordClientCapture). Otherwise: settles from what is verified.
    * Answers the paid order, or 402 with what is still due.
    */
-  updatePayment(user: AuthUser, orderId: string, body: PaymentUpdateBody): Promise<Order>;
+  updatePayment(caller: CodeCaller, orderId: string, body: PaymentUpdateBody): Promise<Order>;
   /** Creates (or reuses the open) provider order for the order's remainder after gift cards. */
   createProviderOrder(user: AuthUser, orderId: string): Promise<PayPalOrderResponse>;
   /** Captures an approved provider order of this order, checks it, and settles the order. */
   capture(user: AuthUser, orderId: string, providerOrderId: string): Promise<Order>;
   /** PayPal's webhook: settles orders whose browser vanished after approval. */
   webhook(input: { headers: Record<string, string | string[] | undefined>; rawBody: string }): Promise<void>;
+  /**
+   * The payment reconciler's step for a payment left `created` (issue 9: the server died between
+   * the provider's capture and our record). Asks the provider, holding no lock meanwhile. Completed:
+   * recorded and the order settled, or refunded if the order expired. Approved: captured if the
+   * order is unpaid and still owes exactly that. Nothing taken and the hold ran out (or the order is
+   * closed): `failed`, so the order can expire. Throws when the provider cannot be asked.
+   */
+  reconcile(payment: PaymentRow): Promise<ReconcileOutcome>;
+  /** A payment `captured` for an order that is `expired`: refunded through the provider, then `refunded`. */
+  refundExpired(payment: PaymentRow): Promise<ReconcileOutcome>;
 }
 
 export interface PaymentsServiceOptions {
@@ -76,9 +94,13 @@ export function createPaymentsService({
 
   /**
    * Records a capture the provider reported and settles the order, under the order's row lock: of a
-   * browser and a webhook completing the same order, the second finds it paid (Saleor #12652).
+   * browser and a webhook completing the same order, the second finds it paid (Saleor #12652). For
+   * an expired order the capture is recorded all the same, so the reconciler refunds it.
    */
-  async function recordCapture(payment: PaymentRow, result: ProviderPayment): Promise<Order> {
+  async function storeCapture(
+    payment: PaymentRow,
+    result: ProviderPayment,
+  ): Promise<{ expired: true } | { expired: false; order: Order }> {
     if (result.status !== 'COMPLETED') throw paymentDeclined();
     if (result.currency !== 'USD' || result.amountCents !== payment.amountCents) {
       await db
@@ -110,20 +132,168 @@ export function createPaymentsService({
             raw: result,
             updatedAt: orders.now(),
           })
-          .where(eq(payments.id, payment.id));
+          // A refunded payment (its order had expired) stays refunded.
+          .where(and(eq(payments.id, payment.id), sql`${payments.status} <> 'refunded'`));
         if (order.status === 'expired') return { expired: true as const };
         await orders.settle(tx, order, effects);
         return { expired: false as const, order: await orders.dto(tx, order.id) };
       },
     );
+    return outcome;
+  }
+
+  /** storeCapture for a caller who answers the buyer: an expired order is a 409. */
+  async function recordCapture(payment: PaymentRow, result: ProviderPayment): Promise<Order> {
+    const outcome = await storeCapture(payment, result);
     if (outcome.expired) {
-      log.error(
+      log.warn(
         { paymentId: payment.id, orderId: payment.orderId },
-        'payment captured for an expired order: refund it',
+        'payment captured for an expired order: the reconciler refunds it',
       );
       throw orderExpired();
     }
     return outcome.order;
+  }
+
+  /**
+   * Captures our provider order with its stored PayPal-Request-Id. A refusal (declined, not
+   * approved) took no money: the buyer may approve again (another card), and PayPal would replay the
+   * refusal for the old id. Only a refusal rotates the id; after a timeout or 5xx the same id is
+   * kept, so a retry cannot capture twice.
+   */
+  async function captureAtProvider(payment: PaymentRow): Promise<ProviderPayment> {
+    try {
+      return await provider.captureOrder({
+        providerOrderId: payment.providerOrderId,
+        requestId: payment.requestId,
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'PAYMENT_DECLINED') {
+        await db
+          .update(payments)
+          .set({ requestId: randomUUID(), updatedAt: orders.now() })
+          .where(and(eq(payments.id, payment.id), eq(payments.status, 'created')));
+      }
+      throw error;
+    }
+  }
+
+  const completedCapture = (result: ProviderPayment) =>
+    result.status === 'COMPLETED' && result.captureStatus === 'COMPLETED' && result.captureId !== null;
+
+  async function reconcile(payment: PaymentRow): Promise<ReconcileOutcome> {
+    // Outside any transaction: no row lock is held while the provider answers.
+    let result: ProviderPayment | null = await provider
+      .getOrder(payment.providerOrderId)
+      .catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'PAYPAL_ORDER_NOT_FOUND') return null;
+        throw error;
+      });
+    if (result?.status === 'APPROVED') {
+      // As the webhook: capture only what the order still owes (a gift card may have lowered it since).
+      const stillOwed = await orders.withLockedOrder(
+        payment.orderId,
+        { ownerId: null, expireOverdue: false },
+        async (tx, order) =>
+          order.status === 'unpaid' && (await orders.remainderCents(tx, order)) === payment.amountCents,
+      );
+      if (stillOwed) {
+        result = await captureAtProvider(payment).catch((error: unknown) => {
+          if (error instanceof AppError && error.code === 'PAYMENT_DECLINED') return null;
+          throw error;
+        });
+      }
+    }
+
+    if (result && completedCapture(result)) {
+      let stored: Awaited<ReturnType<typeof storeCapture>>;
+      try {
+        stored = await storeCapture(payment, result);
+      } catch (error) {
+        // Another amount than ours: storeCapture marked it failed and logged it for a person.
+        if (error instanceof AppError && error.code === 'PAYMENT_AMOUNT_MISMATCH') return 'failed';
+        throw error;
+      }
+      if (stored.expired) return refundExpired(payment);
+      log.warn(
+        { paymentId: payment.id, orderId: payment.orderId, captureId: result.captureId },
+        'payment captured but never recorded: recorded now and the order settled',
+      );
+      return 'recorded';
+    }
+    // A capture the provider is still clearing may yet bring money: the order stays held.
+    if (result?.captureStatus === 'PENDING') return 'waiting';
+
+    // No money was taken: never approved, declined, unknown to the provider, or approved for an
+    // amount the order no longer owes. Once the hold ran out (or the order is closed) it has failed,
+    // and the order may expire.
+    const failed = await orders.withLockedOrder(
+      payment.orderId,
+      { ownerId: null, expireOverdue: false },
+      async (tx, order) => {
+        if (order.status === 'unpaid' && !isOverdue(order, orders.now())) return false;
+        const marked = await tx
+          .update(payments)
+          .set({ status: 'failed', raw: result ?? payment.raw, updatedAt: orders.now() })
+          .where(and(eq(payments.id, payment.id), eq(payments.status, 'created')))
+          .returning({ id: payments.id });
+        return marked.length > 0;
+      },
+    );
+    if (!failed) return 'waiting';
+    log.info(
+      { paymentId: payment.id, orderId: payment.orderId, providerStatus: result?.status ?? 'NOT_FOUND' },
+      'payment never completed at the provider: failed, so its order can expire',
+    );
+    return 'failed';
+  }
+
+  async function refundExpired(payment: PaymentRow): Promise<ReconcileOutcome> {
+    // Read again (it may have changed since it was claimed); the lock is released before the provider call.
+    const due = await orders.withLockedOrder(
+      payment.orderId,
+      { ownerId: null, expireOverdue: false },
+      async (tx, order) => {
+        const [current] = await tx.select().from(payments).where(eq(payments.id, payment.id));
+        return order.status === 'expired' && current?.status === 'captured' ? current : undefined;
+      },
+    );
+    if (!due?.captureId) return 'waiting';
+    const captureId = due.captureId;
+    let refund: ProviderRefund | null = null;
+    try {
+      refund = await provider.refundCapture({
+        captureId,
+        amountCents: due.amountCents,
+        currency: due.currency,
+        // Derived from the payment: every retry (and every instance) names the same refund.
+        requestId: `refund-${due.id}`,
+      });
+    } catch (error) {
+      // Refunded in full already (by hand in PayPal, say): nothing is left to give back.
+      if (!(error instanceof AppError && error.code === 'PAYPAL_ALREADY_REFUNDED')) throw error;
+    }
+    if (refund && refund.status !== 'COMPLETED' && refund.status !== 'PENDING') {
+      throw new AppError(502, `The payment provider did not refund (${refund.status})`, 'REFUND_FAILED');
+    }
+    await orders.withLockedOrder(payment.orderId, { ownerId: null, expireOverdue: false }, async (tx) => {
+      await tx
+        .update(payments)
+        .set({ status: 'refunded', refundId: refund?.id ?? null, updatedAt: orders.now() })
+        .where(and(eq(payments.id, due.id), eq(payments.status, 'captured')));
+    });
+    log.warn(
+      {
+        paymentId: due.id,
+        orderId: due.orderId,
+        captureId,
+        amountCents: due.amountCents,
+        refundId: refund?.id ?? null,
+        refundStatus: refund?.status ?? 'ALREADY_REFUNDED',
+      },
+      'payment captured for an expired order: refunded',
+    );
+    return 'refunded';
   }
 
   /**
@@ -149,6 +319,8 @@ export function createPaymentsService({
     // A replay of a recorded payment: settle what is verified, move nothing.
     if (known?.status === 'captured') return orders.confirmPayment(user, orderId);
     if (known?.status === 'failed') throw amountMismatch();
+    // Captured after this order expired, and given back by the reconciler.
+    if (known?.status === 'refunded') throw orderExpired();
     if (paid) {
       log.warn({ orderId, providerOrderId }, 'PayPal payment offered for a paid order: not recorded');
       throw orderAlreadyPaid();
@@ -228,7 +400,10 @@ export function createPaymentsService({
       throw isUniqueViolation(error) ? paymentUsedElsewhere() : error;
     }
     if ('expired' in outcome) {
-      log.error({ orderId, providerOrderId, captureId }, 'payment captured for an expired order: refund it');
+      log.warn(
+        { orderId, providerOrderId, captureId },
+        'payment captured for an expired order: the reconciler refunds it',
+      );
       throw orderExpired();
     }
     if ('dueCents' in outcome) throw paymentIncomplete(outcome.dueCents);
@@ -241,10 +416,11 @@ export function createPaymentsService({
       return { clientId: provider.clientId, mode: provider.mode, currency: 'USD' };
     },
 
-    async updatePayment(user, orderId, body) {
+    async updatePayment(caller, orderId, body) {
+      const { user } = caller;
       if (body.payment_method === 'Gift Card') {
         if (!body.gift_card_code) return orders.confirmPayment(user, orderId);
-        const { order, dueCents } = await giftCards.payOrder(user, orderId, body.gift_card_code);
+        const { order, dueCents } = await giftCards.payOrder(caller, orderId, body.gift_card_code);
         if (dueCents > 0) throw paymentIncomplete(dueCents);
         return order;
       }
@@ -336,22 +512,7 @@ export function createPaymentsService({
           'PAYMENT_AMOUNT_CHANGED',
         );
       }
-      let result: ProviderPayment;
-      try {
-        result = await provider.captureOrder({ providerOrderId, requestId: payment.requestId });
-      } catch (error) {
-        // A refusal (declined, not approved) took no money: the buyer may approve again (another
-        // card), and PayPal would replay the refusal for the old id. Only a refusal rotates the id;
-        // after a timeout or 5xx the same id is kept, so a retry cannot capture twice.
-        if (error instanceof AppError && error.code === 'PAYMENT_DECLINED') {
-          await db
-            .update(payments)
-            .set({ requestId: randomUUID(), updatedAt: orders.now() })
-            .where(and(eq(payments.id, payment.id), eq(payments.status, 'created')));
-        }
-        throw error;
-      }
-      return recordCapture(payment, result);
+      return recordCapture(payment, await captureAtProvider(payment));
     },
 
     async webhook({ headers, rawBody }) {
@@ -373,7 +534,7 @@ export function createPaymentsService({
       }
       if (typeof providerOrderId !== 'string') return;
       const payment = await findPayment(providerOrderId);
-      if (!payment || payment.status === 'failed') return;
+      if (!payment || payment.status === 'failed' || payment.status === 'refunded') return;
       if (payment.status === 'captured') {
         await orders
           .withLockedOrder(
@@ -415,5 +576,8 @@ export function createPaymentsService({
         throw error;
       }
     },
+
+    reconcile,
+    refundExpired,
   };
 }

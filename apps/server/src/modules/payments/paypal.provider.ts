@@ -2,6 +2,8 @@ import { AppError } from '../../lib/errors.js';
 import {
   type PaymentProvider,
   type ProviderPayment,
+  captureAlreadyRefunded,
+  captureNotFound,
   formatAmount,
   parseAmountCents,
   paymentDeclined,
@@ -59,7 +61,7 @@ const TRANSMISSION_HEADERS = [
   'paypal-transmission-time',
 ] as const;
 
-/** PayPal REST (Orders v2) over plain fetch: OAuth client credentials, create, capture, get, webhooks. */
+/** PayPal REST (Orders v2, Payments v2) over plain fetch: OAuth, create, capture, get, refund, webhooks. */
 export function createPayPalProvider(options: PayPalProviderOptions): PaymentProvider {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -114,6 +116,9 @@ export function createPayPalProvider(options: PayPalProviderOptions): PaymentPro
     if (res.status === 422 && json.details?.some((d) => d.issue === 'ORDER_ALREADY_CAPTURED')) {
       throw new AppError(409, 'PayPal order already captured', ALREADY_CAPTURED);
     }
+    if (res.status === 422 && json.details?.some((d) => d.issue === 'CAPTURE_FULLY_REFUNDED')) {
+      throw captureAlreadyRefunded();
+    }
     if (res.status === 422) {
       options.log?.warn({ path, name: json.name, issue: json.details?.[0]?.issue }, 'PayPal declined');
       throw paymentDeclined();
@@ -167,6 +172,22 @@ export function createPayPalProvider(options: PayPalProviderOptions): PaymentPro
       return readPayPalOrder(
         await call<PayPalOrderJson>('GET', `/v2/checkout/orders/${encodeURIComponent(providerOrderId)}`),
       );
+    },
+    async refundCapture({ captureId, amountCents, currency, requestId }) {
+      try {
+        const json = await call<{ id?: string; status?: string }>(
+          'POST',
+          `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`,
+          { amount: { currency_code: currency, value: formatAmount(amountCents) } },
+          // The same id on a retry answers the first refund again instead of refunding twice.
+          { 'PayPal-Request-Id': requestId },
+        );
+        if (typeof json.id !== 'string') throw providerUnreachable();
+        return { id: json.id, status: json.status ?? 'PENDING' };
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'PAYPAL_ORDER_NOT_FOUND') throw captureNotFound();
+        throw error;
+      }
     },
     async verifyWebhook({ headers, rawBody }) {
       if (!options.webhookId) return false;

@@ -9,7 +9,7 @@ import { DEFAULT_PASSWORD, insertProduct, insertUser, placeOrder } from '../../t
 let ctx: TestContext;
 beforeAll(async () => {
   const big = { max: 1_000_000, windowMs: 60_000 };
-  ctx = await createTestContext({ app: { limits: { login: big, register: big } } });
+  ctx = await createTestContext({ app: { limits: { login: big, loginAddress: big, register: big } } });
 });
 afterAll(() => ctx.close());
 
