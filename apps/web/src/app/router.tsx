@@ -12,7 +12,7 @@ const CartPage = lazy(() => import('../features/cart/CartPage'));
 const PlaceOrderPage = lazy(() => import('../features/checkout/PlaceOrderPage'));
 const OrderConfirmationPage = lazy(() => import('../features/orders/OrderConfirmationPage'));
 const OrderHistoryPage = lazy(() => import('../features/orders/OrderHistoryPage'));
-const OrderDetailPage = lazy(() => import('../features/orders/OrderDetailPage'));
+const OrderDetailPage = lazy(() => import('./pages/OrderDetailPage'));
 const AdminDashboardPage = lazy(() => import('../features/admin/AdminDashboardPage'));
 const AdminOrderPage = lazy(() => import('../features/admin/AdminOrderPage'));
 const LoginPage = lazy(() => import('../features/account/LoginPage'));

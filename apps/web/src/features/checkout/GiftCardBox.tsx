@@ -11,6 +11,8 @@ export interface GiftCardBoxProps {
   balanceCents: Cents | null;
   balanceError: string | null;
   onApply: () => void;
+  /** The card's money on a replaced order goes back to it: applying reads the balance again first. */
+  recheckOnApply?: boolean;
   applying: boolean;
   /** Set once a card is applied to the order; before that, what applying would take. */
   applied: boolean;
@@ -27,6 +29,7 @@ export interface GiftCardBoxProps {
 export function GiftCardBox(props: GiftCardBoxProps) {
   const id = useId();
   const { code, balanceCents, applied, appliedCents, remainderCents } = props;
+  const canApply = props.recheckOnApply === true || (balanceCents != null && balanceCents > 0);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -90,7 +93,7 @@ export function GiftCardBox(props: GiftCardBoxProps) {
         type="button"
         className="btn btn-primary self-start"
         onClick={props.onApply}
-        disabled={balanceCents == null || balanceCents <= 0 || applied || props.applying || props.disabled}
+        disabled={!canApply || applied || props.applying || props.disabled}
         aria-busy={props.applying}
       >
         {props.applying ? 'Applying...' : 'Apply Gift Card'}

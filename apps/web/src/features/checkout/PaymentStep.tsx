@@ -26,20 +26,39 @@ interface Applied {
   remainderCents: Cents;
 }
 
+interface Balance {
+  code: string;
+  cents: Cents;
+  /** The order this card's money was applied to when read (null: read by Check Balance). */
+  orderId: string | null;
+}
+
+/**
+ * The order being paid: checkout's (useCheckoutOrder: created when first needed) or an existing open
+ * order paid from its own page. `drop` is given the server's answer when that said the order expired.
+ */
+export type PayableOrder = Omit<CheckoutOrder, 'drop'> & { drop: (expiredError?: unknown) => void };
+
 /**
  * Step 2 (spec sections 2 and 4): Gift Card or PayPal (default). A gift card is checked, then applied
  * once to the order: applied = min(balance, total), remainder = total - applied. A remainder above 0
  * is paid with PayPal; otherwise 'Place Order' settles the order, enabled once the card is applied.
  * The server decides what is paid; on success the cart is cleared and the confirmation shown.
+ * Paying an earlier order from its page (issue 9) keeps the cart and has no way back to an address.
  */
 export function PaymentStep({
   checkout,
   cartTotalCents,
   onBack,
+  clearCartOnPaid = true,
 }: {
-  checkout: CheckoutOrder;
+  checkout: PayableOrder;
+  /** What is due before the order exists; once it does, the server's `amountDue` counts. */
   cartTotalCents: Cents;
-  onBack: () => void;
+  /** 'Back to Shipping Address'; without it the button is not shown. */
+  onBack?: () => void;
+  /** The cart was this order's: empty it once paid. */
+  clearCartOnPaid?: boolean;
 }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -53,7 +72,7 @@ export function PaymentStep({
   const [capturePayPalOrder] = useCapturePayPalOrderMutation();
 
   const [code, setCode] = useState('');
-  const [balance, setBalance] = useState<{ code: string; cents: Cents } | null>(null);
+  const [balance, setBalance] = useState<Balance | null>(null);
   const [balanceError, setBalanceError] = useState<string | null>(null);
   const [applied, setApplied] = useState<Applied | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
@@ -65,7 +84,15 @@ export function PaymentStep({
   // A card applied to an order that is gone (expired, or the cart changed) no longer counts here.
   const appliedNow = applied && applied.orderId === orderId ? applied : null;
   const trimmedCode = code.trim();
-  const balanceCents = balance && balance.code === trimmedCode ? balance.cents : null;
+  // A card applied to an order the cart or address change replaced: the server gives that money back
+  // to the card when it makes the next order, so a balance read before then is out of date. The
+  // balance read after applying it there is unknown here; applying reads it again.
+  const refundDue = applied != null && applied.code === trimmedCode && applied.orderId !== orderId;
+  const shownBalanceCents =
+    balance && balance.code === trimmedCode && (balance.orderId == null || balance.orderId === orderId)
+      ? balance.cents
+      : null;
+  const balanceCents = refundDue ? null : shownBalanceCents;
   // What is left to pay before this card: the server's figure once the order exists.
   const dueCents = order ? toCents(order.amountDue) : cartTotalCents;
   const previewCents = balanceCents != null ? Math.min(balanceCents, dueCents) : null;
@@ -85,7 +112,7 @@ export function PaymentStep({
     try {
       await action();
     } catch (e) {
-      if (isExpiredOrderError(e)) forgetOrder();
+      if (isExpiredOrderError(e)) forgetOrder(e);
       setError(errorMessage(e));
     } finally {
       busyRef.current = null;
@@ -97,15 +124,15 @@ export function PaymentStep({
    * The server said the order expired: it gave the held gift-card money back to the card, so the
    * card must be checked and applied again, to the next order.
    */
-  function forgetOrder() {
-    checkout.drop();
+  function forgetOrder(expiredError: unknown) {
+    checkout.drop(expiredError);
     setApplied(null);
     setBalance(null);
   }
 
   function finish(paid: Order) {
     void navigate(`/order-confirmation/${paid._id}`);
-    dispatch(clearCart());
+    if (clearCartOnPaid) dispatch(clearCart());
   }
 
   function chooseMethod(next: PaymentMethod) {
@@ -118,7 +145,7 @@ export function PaymentStep({
     setBalanceError(null);
     try {
       const result = await checkBalance({ code: trimmedCode }).unwrap();
-      setBalance({ code: trimmedCode, cents: toCents(result.balance) });
+      setBalance({ code: trimmedCode, cents: toCents(result.balance), orderId: null });
     } catch (e) {
       setBalance(null);
       setBalanceError(errorMessage(e));
@@ -126,12 +153,23 @@ export function PaymentStep({
   }
 
   function onApply() {
-    if (balanceCents == null || appliedNow) return;
+    if ((balanceCents == null && !refundDue) || appliedNow) return;
     const cardCode = trimmedCode;
+    // The order this card's money went to before, if the cart or address changed since.
+    const heldOn = applied?.code === cardCode ? applied.orderId : null;
     void run('apply', async () => {
       const attempt = async (retry: boolean): Promise<void> => {
         const target = await checkout.ensureOrder();
-        const cents = Math.min(balanceCents, toCents(target.amountDue));
+        let availableCents = balanceCents;
+        if (heldOn != null && heldOn !== target._id) {
+          // Making the new order released the old one and gave its card money back: read it again.
+          const fresh = await checkBalance({ code: cardCode }).unwrap();
+          availableCents = toCents(fresh.balance);
+          setBalance({ code: cardCode, cents: availableCents, orderId: null });
+        }
+        if (availableCents == null) throw new Error('Please check the gift card balance first.');
+        if (availableCents <= 0) throw new Error('This gift card has no balance left.');
+        const cents = Math.min(availableCents, toCents(target.amountDue));
         if (cents <= 0) throw new Error('There is nothing left to pay with a gift card.');
         try {
           const result = await applyGiftCard({
@@ -145,11 +183,11 @@ export function PaymentStep({
             cents: result.applied > 0 ? toCents(result.applied) : cents,
             remainderCents: toCents(result.amountDue),
           });
-          setBalance({ code: cardCode, cents: toCents(result.balance) });
+          setBalance({ code: cardCode, cents: toCents(result.balance), orderId: target._id });
         } catch (e) {
           // The order's hold ran out before the card was applied: start a fresh order once.
           if (retry && isExpiredOrderError(e)) {
-            checkout.drop();
+            checkout.drop(e);
             return attempt(false);
           }
           throw e;
@@ -190,7 +228,7 @@ export function PaymentStep({
       } catch (e) {
         // Only an order without gift-card money may be silently replaced: a new one would charge it all.
         if (retry && isExpiredOrderError(e) && !appliedNow) {
-          checkout.drop();
+          checkout.drop(e);
           return attempt(false);
         }
         throw e;
@@ -212,7 +250,7 @@ export function PaymentStep({
     try {
       return await createProviderOrder();
     } catch (e) {
-      if (isExpiredOrderError(e)) forgetOrder();
+      if (isExpiredOrderError(e)) forgetOrder(e);
       setError(errorMessage(e));
       throw e;
     }
@@ -221,7 +259,7 @@ export function PaymentStep({
     try {
       await captureProviderOrder(paypalOrderId);
     } catch (e) {
-      if (isExpiredOrderError(e)) forgetOrder();
+      if (isExpiredOrderError(e)) forgetOrder(e);
       setError(errorMessage(e));
     }
   }
@@ -273,15 +311,22 @@ export function PaymentStep({
           }}
           onCheckBalance={() => void onCheckBalance()}
           checking={checking}
-          balanceCents={appliedNow ? (balance?.cents ?? null) : balanceCents}
+          balanceCents={appliedNow ? (balance?.cents ?? null) : shownBalanceCents}
           balanceError={balanceError}
           onApply={onApply}
+          recheckOnApply={refundDue}
           applying={busy === 'apply'}
           applied={appliedNow != null}
           appliedCents={giftAppliedCents}
           remainderCents={giftAppliedCents != null ? remainderCents : null}
           disabled={busy != null}
         />
+      )}
+
+      {giftFlow && refundDue && (
+        <p className="text-sm text-zinc-400">
+          Your order changed: the card&apos;s balance is checked again when you apply it.
+        </p>
       )}
 
       {giftFlow && !appliedNow && remainderCents > 0 && balanceCents != null && (
@@ -314,9 +359,16 @@ export function PaymentStep({
 
       {error && <ErrorLine message={error} />}
 
-      <button type="button" className="btn btn-secondary self-start" onClick={onBack} disabled={busy != null}>
-        Back to Shipping Address
-      </button>
+      {onBack && (
+        <button
+          type="button"
+          className="btn btn-secondary self-start"
+          onClick={onBack}
+          disabled={busy != null}
+        >
+          Back to Shipping Address
+        </button>
+      )}
     </div>
   );
 }

@@ -379,6 +379,22 @@ describe('checkout: PayPal in demo mode', () => {
     expect(shop.calls('POST', '/api/orders')).toHaveLength(2);
   });
 
+  it("shows the server's message when it refuses to place the order (409: too many unpaid orders held)", async () => {
+    const user = userEvent.setup();
+    const message =
+      'You already have 3 unpaid orders. Please pay an open order in My Orders, or wait until it is released (in 12 minutes).';
+    const shop = fakeShop({
+      overrides: { 'POST /api/orders': () => jsonResponse({ message, code: 'HOLD_LIMIT' }, 409) },
+    });
+    const { store } = renderCheckout();
+    await toPayment(user);
+    await user.click(await screen.findByRole('button', { name: 'Demo payment — no money moves' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(`Error: ${message}`);
+    expect(shop.calls('POST', '/api/orders')).toHaveLength(1);
+    expect(location()).toBe('/place-order');
+    expect(store.getState().cart.cartItems).toHaveLength(1);
+  });
+
   it("shows the server's prices once the order exists, with a note when they changed", async () => {
     const user = userEvent.setup();
     const order = makeOrder({

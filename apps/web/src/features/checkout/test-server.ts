@@ -12,7 +12,7 @@ type Override = (body: unknown, sent: Sent[]) => Response | undefined;
 
 /**
  * A stand-in for the shop's API at the fetch edge: one order per POST /api/orders (the given ones in
- * turn), gift cards 'GOOD' with `balance` dollars, the demo or PayPal provider. `overrides` answer
+ * turn; one named as `replacesOrderId` gives its card money back), gift cards 'GOOD' with `balance` dollars, the demo or PayPal provider. `overrides` answer
  * first (return undefined to fall through).
  */
 export function fakeShop({
@@ -43,6 +43,9 @@ export function fakeShop({
       return jsonResponse({ clientId: mode === 'paypal' ? 'test-client-id' : '', mode, currency: 'USD' });
     }
     if (key === 'POST /api/orders') {
+      // Like the server, releasing the replaced order gives its gift-card money back to the card.
+      const replaced = byId.get((body as { replacesOrderId?: string }).replacesOrderId ?? '');
+      if (replaced && !replaced.isPaid) cardCents += Math.round(replaced.giftCardAmount * 100);
       const order = orders[Math.min(created, orders.length - 1)]!;
       created += 1;
       byId.set(order._id, order);

@@ -20,8 +20,10 @@ function signatureOf(items: readonly CartItem[], address: ShippingAddress | null
 /**
  * One server order per checkout attempt (issue 3): created when the customer first needs it (applying
  * a gift card, PayPal's createOrder), then reused. If the cart or the address change, the next need
- * creates a new one; `drop()` forgets it (the server said it expired). The latest state is read through
- * refs because PayPal's buttons keep the callbacks they were first given.
+ * creates a new one, naming the earlier one as `replacesOrderId`: the server releases it (its stock and
+ * gift-card money go back) rather than count it against the customer's unpaid orders (issue 9).
+ * `drop()` forgets it (the server said it expired). The latest state is read through refs because
+ * PayPal's buttons keep the callbacks they were first given.
  */
 export function useCheckoutOrder(
   items: readonly CartItem[],
@@ -47,6 +49,7 @@ export function useCheckoutOrder(
     const { items, address, paymentMethod, signature } = latest.current;
     if (!address) throw new Error('Please fill out all the fields to continue.');
     const totals = checkoutTotals(items);
+    const previous = currentRef.current;
     const created = await createOrder({
       orderItems: items.map((i) => ({
         product: i.product,
@@ -61,6 +64,7 @@ export function useCheckoutOrder(
       taxPrice: toDollars(totals.taxCents),
       shippingPrice: toDollars(totals.shippingCents),
       totalPrice: toDollars(totals.totalCents),
+      replacesOrderId: previous?.id,
     }).unwrap();
     dispatch(ordersApi.util.upsertQueryData('getOrder', created._id, created));
     const next = { id: created._id, signature, created };

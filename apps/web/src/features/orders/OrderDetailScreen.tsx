@@ -17,12 +17,13 @@ export function OrderDetailScreen({
   actions,
 }: {
   back: { to: string; label: string };
-  actions?: (order: Order) => ReactNode;
+  /** `readAt`: when the order was read (epoch ms), to tell whether its hold had run out. */
+  actions?: (order: Order, readAt: number) => ReactNode;
 }) {
   useDocumentTitle('Order Details');
   const { orderId = '' } = useParams();
   const navigate = useNavigate();
-  const { data: order, error, isLoading } = useGetOrderQuery(orderId, { skip: !orderId });
+  const { data: order, error, isLoading, fulfilledTimeStamp } = useGetOrderQuery(orderId, { skip: !orderId });
 
   return (
     <section className="mx-auto max-w-5xl px-4 py-10">
@@ -37,7 +38,7 @@ export function OrderDetailScreen({
       ) : order ? (
         <div className="flex flex-col gap-6">
           <OrderDetails order={order} />
-          {actions?.(order)}
+          {actions?.(order, fulfilledTimeStamp ?? 0)}
         </div>
       ) : (
         <p className="text-zinc-300">No order details available.</p>

@@ -6,11 +6,12 @@ import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useGetMyOrdersQuery } from './api';
 import { PaymentBadge } from './OrderParts';
+import { isOpenOrder } from './orderMath';
 
 /** /order-history (spec section 2: My Orders): the customer's orders, newest first (the server's order). */
 export default function OrderHistoryPage() {
   useDocumentTitle('My Orders');
-  const { data: orders, error, isLoading } = useGetMyOrdersQuery();
+  const { data: orders, error, isLoading, fulfilledTimeStamp: readAt = 0 } = useGetMyOrdersQuery();
 
   return (
     <section className="mx-auto max-w-4xl px-4 py-10">
@@ -41,12 +42,22 @@ export default function OrderHistoryPage() {
                 {formatDollars(order.totalPrice)}
               </span>
               <PaymentBadge order={order} />
-              <Link
-                to={`/order/${order._id}`}
-                className="text-right font-semibold text-cyan-300 underline-offset-4 hover:underline"
-              >
-                View details<span className="sr-only"> of order #{order._id}</span>
-              </Link>
+              <span className="flex flex-wrap items-center justify-end gap-x-4 gap-y-1">
+                {isOpenOrder(order, readAt) && (
+                  <Link
+                    to={`/order/${order._id}`}
+                    className="font-semibold text-lime-300 underline-offset-4 hover:underline"
+                  >
+                    Pay now <span className="sr-only">for order #{order._id}</span>
+                  </Link>
+                )}
+                <Link
+                  to={`/order/${order._id}`}
+                  className="font-semibold text-cyan-300 underline-offset-4 hover:underline"
+                >
+                  View details<span className="sr-only"> of order #{order._id}</span>
+                </Link>
+              </span>
             </li>
           ))}
         </ul>

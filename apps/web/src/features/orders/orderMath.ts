@@ -20,3 +20,18 @@ export function customerEmail(order: Pick<Order, 'user'>): string | null {
   const user = order.user;
   return user && typeof user === 'object' && user.email ? user.email : null;
 }
+
+/** The customer's id: `user` is the customer read in full, or just the id (admin list). */
+export function customerId(order: Pick<Order, 'user'>): string | null {
+  const user = order.user;
+  if (!user) return null;
+  return typeof user === 'string' ? user : user._id;
+}
+
+/**
+ * Unpaid and still holding its stock when it was read (`readAt`, epoch ms): the customer can pay it
+ * (issue 9: a customer may hold only a few unpaid orders, so a refused checkout sends them here).
+ */
+export function isOpenOrder(order: Pick<Order, 'status' | 'expiresAt'>, readAt: number): boolean {
+  return order.status === 'unpaid' && order.expiresAt != null && Date.parse(order.expiresAt) > readAt;
+}

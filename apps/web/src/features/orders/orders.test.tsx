@@ -1,14 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import type { Order } from '@pixel-vault/shared';
+import type { Order, UserInfo } from '@pixel-vault/shared';
+import { makeCartItem } from '../../test/factories';
 import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/users';
+import AdminOrderPage from '../admin/AdminOrderPage';
+import { initialCartState } from '../cart/cartSlice';
 import OrderConfirmationPage from './OrderConfirmationPage';
-import OrderDetailPage from './OrderDetailPage';
+import OrderDetailPage from '../../app/pages/OrderDetailPage';
 import OrderHistoryPage from './OrderHistoryPage';
 import { makeOrder, makeOrderItem, paid } from './test-helpers';
 
@@ -78,6 +81,26 @@ describe('OrderHistoryPage (My Orders)', () => {
     expect(third.getByText('Mar 1st 23')).toBeInTheDocument();
     expect(third.getByText('Not Paid')).toBeInTheDocument();
     expect(third.getByText('expired')).toBeInTheDocument();
+  });
+
+  it("offers 'Pay now' for each unpaid order that still holds its stock, and for no other", async () => {
+    const inAnHour = new Date(Date.now() + 60 * 60_000).toISOString();
+    const open = makeOrder({ expiresAt: inAnHour });
+    const paidOrder = paid(makeOrder());
+    const overdue = makeOrder({ expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    const expired = makeOrder({ status: 'expired', expiresAt: null });
+    serveOrders([open, paidOrder, overdue, expired]);
+    renderAt('/order-history');
+    const list = await screen.findByRole('list', { name: 'Orders' });
+
+    const pay = within(list).getAllByRole('link', { name: /^Pay now/ });
+    expect(pay).toHaveLength(1);
+    expect(pay[0]).toHaveAccessibleName(`Pay now for order #${open._id}`);
+    expect(pay[0]).toHaveAttribute('href', `/order/${open._id}`);
+
+    const user = userEvent.setup();
+    await user.click(pay[0]!);
+    expect(screen.getByTestId('location')).toHaveTextContent(`/order/${open._id}`);
   });
 
   it('says when there are no orders yet, with a link to shop', async () => {
@@ -163,6 +186,255 @@ describe('OrderDetailPage', () => {
     expect(alert).toHaveClass('text-red-500');
     await user.click(screen.getByRole('button', { name: 'Back to Order History' }));
     expect(screen.getByTestId('location')).toHaveTextContent('/order-history');
+  });
+});
+
+describe('OrderDetailPage: Pay for this order', () => {
+  const customer = makeUser();
+  const inHalfAnHour = () => new Date(Date.now() + 30 * 60_000).toISOString();
+
+  /** The customer's unpaid order, still holding its stock: $59.97 due. */
+  const openOrder = (overrides: Partial<Order> = {}) =>
+    makeOrder({
+      user: { _id: customer._id, name: customer.name, email: customer.email },
+      expiresAt: inHalfAnHour(),
+      ...overrides,
+    });
+
+  interface Sent {
+    method: string;
+    path: string;
+    body: unknown;
+  }
+
+  /**
+   * The API for one existing order at the fetch edge: the demo payment provider, gift card 'GOOD'
+   * with `balance` dollars; `overrides` answer first.
+   */
+  function serveOpenOrder(
+    initial: Order,
+    { balance = 100, overrides = {} }: { balance?: number; overrides?: Record<string, () => Response> } = {},
+  ) {
+    let order = initial;
+    let cardCents = Math.round(balance * 100);
+    const sent: Sent[] = [];
+    const settle = (next: Order): Order =>
+      next.amountDue > 0 ? next : paid(next, { paymentMethod: 'Gift Card' });
+    stubFetch(async (request, url) => {
+      const text = request.method === 'GET' ? '' : await request.text();
+      const body: unknown = text ? JSON.parse(text) : undefined;
+      sent.push({ method: request.method, path: url.pathname, body });
+      const key = `${request.method} ${url.pathname}`;
+      const answer = overrides[key]?.();
+      if (answer) return answer;
+      const at = `/api/orders/${order._id}`;
+      switch (key) {
+        case 'GET /api/config':
+          return jsonResponse({ clientId: '', mode: 'demo', currency: 'USD' });
+        case `GET ${at}`:
+          return jsonResponse(order);
+        case 'POST /api/giftcards/check-balance':
+          return jsonResponse({ balance: cardCents / 100 });
+        case 'POST /api/giftcards/use': {
+          const { amount, orderId } = body as { amount: number; orderId: string };
+          if (orderId !== order._id) return jsonResponse({ message: 'Order not found' }, 404);
+          const cents = Math.round(amount * 100);
+          cardCents -= cents;
+          const dueCents = Math.round(order.amountDue * 100) - cents;
+          order = settle({
+            ...order,
+            giftCardAmount: order.giftCardAmount + cents / 100,
+            amountDue: dueCents / 100,
+          });
+          const left = cardCents / 100;
+          return jsonResponse({
+            orderId,
+            balance: left,
+            updatedBalance: left,
+            applied: cents / 100,
+            amountDue: dueCents / 100,
+            message: 'Gift card applied.',
+          });
+        }
+        case `PUT ${at}/payment`:
+          if (order.amountDue > 0) return jsonResponse({ message: 'Payment is not complete' }, 402);
+          order = settle(order);
+          return jsonResponse(order);
+        case `POST ${at}/paypal`:
+          return jsonResponse({ id: 'DEMO-1', status: 'CREATED' });
+        case `POST ${at}/paypal/capture`:
+          order = paid(order, { paymentMethod: 'paypal' });
+          return jsonResponse(order);
+        default:
+          return jsonResponse({ message: `No route ${key}` }, 404);
+      }
+    });
+    return {
+      sent,
+      calls: (method: string, path: string) => sent.filter((s) => s.method === method && s.path === path),
+    };
+  }
+
+  function renderPage(route: string, user: UserInfo = customer) {
+    return renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/order/:orderId" element={<OrderDetailPage />} />
+          <Route path="/admin/order/:orderId" element={<AdminOrderPage />} />
+          <Route path="/order-confirmation/:orderId" element={<p>Confirmation page</p>} />
+        </Routes>
+        <LocationProbe />
+      </>,
+      {
+        route,
+        preloadedState: {
+          auth: { userInfo: user },
+          cart: { ...initialCartState, cartItems: [makeCartItem({ name: 'Zelda II', qty: 2 })] },
+        },
+      },
+    );
+  }
+
+  const section = () => screen.queryByRole('region', { name: 'Pay for this order' });
+
+  /** Moves the focus forward with Tab until it reaches `target` (it must be reachable by keyboard). */
+  async function tabTo(user: ReturnType<typeof userEvent.setup>, target: HTMLElement) {
+    for (let i = 0; i < 20 && document.activeElement !== target; i += 1) await user.tab();
+    expect(target).toHaveFocus();
+  }
+
+  it("shows the section only for the customer's own open order: not when paid, expired, overdue, someone else's, or on the admin page", async () => {
+    const cases: { name: string; order: Order; route?: string; user?: UserInfo; shown: boolean }[] = [
+      { name: 'open', order: openOrder(), shown: true },
+      { name: 'paid', order: paid(openOrder()), shown: false },
+      { name: 'expired', order: openOrder({ status: 'expired', expiresAt: null }), shown: false },
+      {
+        name: 'overdue',
+        order: openOrder({ expiresAt: new Date(Date.now() - 1000).toISOString() }),
+        shown: false,
+      },
+      {
+        name: "another customer's, read by an admin",
+        order: openOrder(),
+        user: makeUser({ _id: '11111111-2222-4333-8444-555555555555', isAdmin: true }),
+        shown: false,
+      },
+    ];
+    const admin = makeUser({ isAdmin: true });
+    cases.push({ name: 'admin page', order: openOrder(), route: '/admin/order/', user: admin, shown: false });
+
+    for (const c of cases) {
+      serveOpenOrder(c.order);
+      const { unmount } = renderPage(`${c.route ?? '/order/'}${c.order._id}`, c.user);
+      expect(await screen.findByText(c.order._id, { selector: 'dd' })).toBeInTheDocument();
+      if (c.shown) {
+        const region = await screen.findByRole('region', { name: 'Pay for this order' });
+        expect(within(region).getByRole('heading', { level: 2, name: 'Pay for this order' })).toBeVisible();
+        expect(within(region).getByRole('radio', { name: 'Gift Card' })).toBeInTheDocument();
+        expect(
+          within(region).getByText('Amount due', { selector: 'dt' }).nextElementSibling,
+        ).toHaveTextContent('$59.97');
+        expect(
+          await within(region).findByRole('button', { name: 'Demo payment — no money moves' }),
+        ).toBeEnabled();
+        expect(
+          within(region).queryByRole('button', { name: 'Back to Shipping Address' }),
+        ).not.toBeInTheDocument();
+      } else {
+        expect(section(), c.name).not.toBeInTheDocument();
+        expect(screen.queryByRole('radio', { name: 'Gift Card' }), c.name).not.toBeInTheDocument();
+      }
+      unmount();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('pays the open order with a gift card, by keyboard: that order is paid, the cart is kept, the confirmation shown', async () => {
+    const user = userEvent.setup();
+    const order = openOrder();
+    const api = serveOpenOrder(order, { balance: 100 });
+    const { store } = renderPage(`/order/${order._id}`);
+    const region = await screen.findByRole('region', { name: 'Pay for this order' });
+
+    await user.click(within(region).getByRole('radio', { name: 'Gift Card' }));
+    await user.type(within(region).getByLabelText('Gift card code'), 'GOOD{Enter}');
+    const amounts = within(await within(region).findByLabelText('Gift card amounts'));
+    expect(amounts.getByText('Amount to apply').nextSibling).toHaveTextContent('$59.97');
+    expect(amounts.getByText('Remainder').nextSibling).toHaveTextContent('$0.00');
+    await tabTo(user, within(region).getByRole('button', { name: 'Apply Gift Card' }));
+    await user.keyboard('{Enter}');
+    const placeOrder = within(region).getByRole('button', { name: 'Place Order' });
+    await waitFor(() => expect(placeOrder).toBeEnabled());
+    await tabTo(user, placeOrder);
+    await user.keyboard('{Enter}');
+
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(`/order-confirmation/${order._id}`),
+    );
+    expect(api.calls('POST', '/api/giftcards/use').map((c) => c.body)).toEqual([
+      { code: 'GOOD', amount: 59.97, orderId: order._id },
+    ]);
+    expect(api.calls('PUT', `/api/orders/${order._id}/payment`).map((c) => c.body)).toEqual([
+      expect.objectContaining({ order_id: order._id, payment_method: 'Gift Card', gift_card_code: 'GOOD' }),
+    ]);
+    // The order exists: checkout's order creation is never used.
+    expect(api.calls('POST', '/api/orders')).toHaveLength(0);
+    expect(store.getState().cart.cartItems).toEqual([expect.objectContaining({ name: 'Zelda II', qty: 2 })]);
+  });
+
+  it('takes what the server says is due on a partly paid order, for the card and for PayPal', async () => {
+    const user = userEvent.setup();
+    // $25.00 of a gift card was applied earlier: $34.97 of $59.97 is left.
+    const order = openOrder({ giftCardAmount: 25, amountDue: 34.97 });
+    const api = serveOpenOrder(order, { balance: 100 });
+    const { store } = renderPage(`/order/${order._id}`);
+    const region = await screen.findByRole('region', { name: 'Pay for this order' });
+    expect(within(region).getByText('Already paid').nextElementSibling).toHaveTextContent('$25.00');
+    expect(within(region).getByText('Amount due').nextElementSibling).toHaveTextContent('$34.97');
+    expect(within(region).getByText('Amount to pay with PayPal:').textContent).toContain('$34.97');
+
+    await user.click(within(region).getByRole('radio', { name: 'Gift Card' }));
+    await user.type(within(region).getByLabelText('Gift card code'), 'GOOD');
+    await user.click(within(region).getByRole('button', { name: 'Check Balance' }));
+    const amounts = within(await within(region).findByLabelText('Gift card amounts'));
+    expect(amounts.getByText('Amount to apply').nextSibling).toHaveTextContent('$34.97');
+
+    await user.click(within(region).getByRole('radio', { name: 'PayPal' }));
+    await user.click(await within(region).findByRole('button', { name: 'Demo payment — no money moves' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(`/order-confirmation/${order._id}`),
+    );
+    expect(api.calls('POST', `/api/orders/${order._id}/paypal`)).toHaveLength(1);
+    expect(api.calls('POST', `/api/orders/${order._id}/paypal/capture`)).toHaveLength(1);
+    expect(store.getState().cart.cartItems).toHaveLength(1);
+  });
+
+  it("shows the server's message and no payment controls when the order expired meanwhile", async () => {
+    const user = userEvent.setup();
+    const order = openOrder();
+    const api = serveOpenOrder(order, {
+      overrides: {
+        [`POST /api/orders/${order._id}/paypal`]: () =>
+          jsonResponse(
+            { message: 'This order has expired. Please place it again.', code: 'ORDER_EXPIRED' },
+            409,
+          ),
+      },
+    });
+    const { store } = renderPage(`/order/${order._id}`);
+    const region = await screen.findByRole('region', { name: 'Pay for this order' });
+    await user.click(await within(region).findByRole('button', { name: 'Demo payment — no money moves' }));
+
+    expect(await within(region).findByRole('alert')).toHaveTextContent(
+      'Error: This order has expired. Please place it again.',
+    );
+    expect(within(region).queryByRole('button', { name: /Demo payment/ })).not.toBeInTheDocument();
+    expect(within(region).queryByRole('radio', { name: 'Gift Card' })).not.toBeInTheDocument();
+    // Never replaced by a new order, as checkout would.
+    expect(api.calls('POST', `/api/orders/${order._id}/paypal`)).toHaveLength(1);
+    expect(api.calls('POST', '/api/orders')).toHaveLength(0);
+    expect(screen.getByTestId('location')).toHaveTextContent(`/order/${order._id}`);
+    expect(store.getState().cart.cartItems).toHaveLength(1);
   });
 });
 
