@@ -2,6 +2,7 @@
 import type * as Argon2 from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RateLimit } from './lib/http.js';
+import { HASH_QUEUE_MAX } from './lib/passwords.js';
 import { type TestContext, createTestContext } from './test/context.js';
 import { insertGiftCard, insertUser } from './test/factories.js';
 
@@ -62,6 +63,36 @@ describe('login limits under a flood', () => {
     expect((await login(ctx, customer.user.email, customer.password, { ip: '10.8.8.8' })).statusCode).toBe(
       200,
     );
+  });
+});
+
+describe('password hashing under a flood from many addresses', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ env: { TRUST_PROXY: '1' } });
+  });
+  afterAll(() => ctx.close());
+
+  it('queues at most HASH_QUEUE_MAX hashes and tells the rest to come back (429), never a 5xx', async () => {
+    argon.verifies = 0;
+    // No address or account budget runs out: every login would cost a hash.
+    const flood = await Promise.all(
+      Array.from({ length: HASH_QUEUE_MAX + 40 }, (_, i) =>
+        login(ctx, `botnet${i}@example.com`, 'wrong password', {
+          ip: '10.0.0.2',
+          headers: { 'x-forwarded-for': `198.18.${i >> 8}.${i & 255}` },
+        }),
+      ),
+    );
+    const busy = flood.filter((r) => r.statusCode === 429);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(busy[0]?.json()).toEqual({
+      message: 'Too many sign-ins right now. Please try again in a moment.',
+      code: 'BUSY',
+    });
+    expect(flood.filter((r) => r.statusCode !== 429 && r.statusCode !== 401)).toEqual([]);
+    // Only the admitted ones were hashed.
+    expect(argon.verifies).toBe(flood.length - busy.length);
   });
 });
 

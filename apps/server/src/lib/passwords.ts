@@ -16,9 +16,33 @@ export const HASH_QUEUE_MAX = 64;
 export const hashingBusy = () =>
   new AppError(429, 'Too many sign-ins right now. Please try again in a moment.', 'BUSY');
 
+/** True while the queue is full: a caller can refuse before doing any other work (database reads). */
+export const hashingSaturated = () => hashing.pendingCount >= HASH_QUEUE_MAX;
+
+/**
+ * While others wait, a finished hash keeps its slot for half as long again before the next starts: a
+ * flood of logins then gets at most two thirds of a core for hashing, and the rest of that core stays
+ * with everything else. The caller has its answer at once; only the next hash waits. Without a queue
+ * nothing rests.
+ */
+const REST_RATIO = 0.5;
+
 function bounded<T>(work: () => Promise<T>): Promise<T> {
-  if (hashing.pendingCount >= HASH_QUEUE_MAX) return Promise.reject(hashingBusy());
-  return hashing(work);
+  if (hashingSaturated()) return Promise.reject(hashingBusy());
+  return new Promise<T>((resolve, reject) => {
+    void hashing(async () => {
+      const started = performance.now();
+      try {
+        resolve(await work());
+      } catch (error) {
+        reject(error);
+      }
+      if (hashing.pendingCount > 0) {
+        const rest = (performance.now() - started) * REST_RATIO;
+        await new Promise((r) => setTimeout(r, rest));
+      }
+    });
+  });
 }
 
 // @node-rs/argon2 defaults are argon2id, 19 MiB, 2 passes, 1 lane: the OWASP recommendation.

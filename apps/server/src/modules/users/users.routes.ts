@@ -14,6 +14,7 @@ import { requireUser } from '../../lib/access.js';
 import type { App, RateLimit } from '../../lib/http.js';
 import { rateLimit } from '../../lib/http.js';
 import { type Limiter, budgetsFor } from '../../lib/limiter.js';
+import { hashingBusy, hashingSaturated } from '../../lib/passwords.js';
 import type { UsersService } from './users.service.js';
 
 export interface UsersRoutesOptions {
@@ -48,12 +49,15 @@ export async function usersRoutes(app: App, { users, limits, limiter }: UsersRou
     // Failed logins are counted per address (any e-mail: one password sprayed over many accounts)
     // and per account (any address: one account guessed from many), in the database, and a refused
     // login is answered before any password hash is computed (issue 9). Good logins do not count.
-    async (request) =>
-      limiter.guard(
+    async (request) => {
+      // Hashing is saturated (a flood from many addresses): refuse before touching the database.
+      if (hashingSaturated()) throw hashingBusy();
+      return limiter.guard(
         budgetsFor('login', loginLimits, { ip: request.ip, account: request.body.email }),
         'Too many login attempts. Please try again in 15 minutes.',
         () => users.login(request.body),
-      ),
+      );
+    },
   );
 
   app.get(
