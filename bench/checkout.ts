@@ -2,7 +2,7 @@
 // customers, against the built server (apps/server/dist/main.js), on PGlite and on PostgreSQL.
 // Each customer loops: POST /api/orders (1 item) -> POST /api/giftcards/use for the whole total, which
 // settles the order as paid (stock reserved, ledger row, confirmation mail queued) in one transaction.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, migrate } from '../apps/server/src/db/client.js';
 import { products, users } from '../apps/server/src/db/schema/index.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
-import { freshPostgresDatabase, percentile } from './lib.js';
+import { apiClient, freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
 import { writeSection } from './results.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,6 +18,7 @@ const CUSTOMERS = 20;
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const port = 3311;
 const base = `http://127.0.0.1:${port}`;
+const call = apiClient(base);
 const ADMIN = { email: 'bench-admin@pixelvault.local', password: 'bench-admin-password' };
 const PASSWORD = 'bench-customer-password';
 const pgUrl =
@@ -31,20 +32,6 @@ interface EngineResult {
   p99: number;
   failures: number;
   firstFailure?: string;
-}
-
-async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(base + path, {
-    method,
-    headers: {
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const data = (await res.json()) as T & { message?: string };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${data.message ?? ''}`);
-  return data;
 }
 
 /** A database with one product that cannot sell out and 20 customers, prepared before the server starts. */
@@ -74,27 +61,6 @@ async function prepare(opts: { databaseUrl?: string; dataDir: string }): Promise
   } finally {
     await handle.close();
   }
-}
-
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`Timed out waiting for ${url}`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 async function runEngine(
@@ -181,7 +147,7 @@ async function runEngine(
       ...(firstFailure ? { firstFailure } : {}),
     };
   } finally {
-    await stop(server);
+    await stopChild(server);
   }
 }
 

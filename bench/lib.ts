@@ -1,4 +1,5 @@
 // Helpers the benchmarks share.
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 
 /**
@@ -28,4 +29,49 @@ export async function freshPostgresDatabase(url: string): Promise<boolean> {
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Polls `url` until it answers 2xx (the shop started), or throws after `timeoutMs`. */
+export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Timed out waiting for ${url}`);
+}
+
+/** SIGTERM, then waits for the exit (the shop shuts down cleanly). */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A JSON call to the shop at `base`; a non-2xx answer throws with its message. */
+export function apiClient(base: string) {
+  return async function call<T>(
+    method: string,
+    path: string,
+    token: string | null,
+    body?: unknown,
+  ): Promise<T> {
+    const res = await fetch(base + path, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const data = (await res.json()) as T & { message?: string };
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${data.message ?? ''}`);
+    return data;
+  };
 }

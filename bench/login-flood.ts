@@ -7,17 +7,18 @@
 //    time), so no budget ever runs out and every login costs a password hash: the hash pool's bound
 //    has to keep a core for everyone else.
 // Target: the customer's p50 under the flood stays within 2x of idle. Writes bench/RESULTS.md.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPostgresDatabase, percentile } from './lib.js';
+import { apiClient, freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
 import { writeSection } from './results.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const port = 3321;
 const base = `http://127.0.0.1:${port}`;
+const call = apiClient(base);
 const FLOOD_PER_SECOND = 60;
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const TARGET_RATIO = 2;
@@ -35,41 +36,6 @@ interface Row {
   ratio: number;
   logins: Record<number, number>;
   customerErrors: number;
-}
-
-async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(base + path, {
-    method,
-    headers: {
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const data = (await res.json()) as T & { message?: string };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${data.message ?? ''}`);
-  return data;
-}
-
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`Timed out waiting for ${url}`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 /** The customer's loop: one request at a time, as a person clicking through their orders. */
@@ -180,7 +146,7 @@ async function runScenario(engine: string, env: Record<string, string>, attacker
       customerErrors: idle.errors + busy.errors,
     };
   } finally {
-    await stop(server);
+    await stopChild(server);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -9,7 +9,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { writeSection } from './results.js';
 import { cpus, tmpdir } from 'node:os';
-import { freshPostgresDatabase, percentile } from './lib.js';
+import { freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -83,19 +83,6 @@ async function loadUndici(server: string, route: string, url: string, headers: R
   }
 }
 
-async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`Timed out waiting for ${url}`);
-}
-
 async function load(
   server: string,
   route: string,
@@ -117,14 +104,6 @@ async function load(
     // autocannon counts anything but 2xx as non2xx; a 304 run expects 3xx instead.
     non2xx: expectStatus === 200 ? r.non2xx : r.requests.total - statusCount,
   };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 async function initialJsGzipBytes(base: string): Promise<{ files: string[]; gzipBytes: number }> {
@@ -196,7 +175,7 @@ async function measureShop(run: ShopRun, dataDir: string) {
     const js = await initialJsGzipBytes(shopUrl);
     return { results, list, detail, detailPath, sizes, js };
   } finally {
-    await stop(shop);
+    await stopChild(shop);
   }
 }
 
@@ -244,7 +223,7 @@ async function main() {
     results.push(await load('bare node:http', ROUTES.list, bareUrl + LIST));
     results.push(await load('bare node:http', ROUTES.detail, bareUrl + first.detailPath));
   } finally {
-    if (bare) await stop(bare);
+    if (bare) await stopChild(bare);
     rmSync(bareDir, { recursive: true, force: true });
   }
 

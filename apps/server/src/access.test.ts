@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access, RouteAccess } from './lib/access.js';
-import { type TestContext, createTestContext } from './test/context.js';
+import { NO_RATE_LIMITS, type TestContext, createTestContext } from './test/context.js';
 import { products } from './db/schema/index.js';
 import { insertProduct, insertUser } from './test/factories.js';
 
@@ -44,19 +44,7 @@ describe('access control of every /api route', () => {
   let headers: Record<Caller, Record<string, string>>;
 
   beforeAll(async () => {
-    const big = { max: 1_000_000, windowMs: 60_000 };
-    ctx = await createTestContext({
-      app: {
-        limits: {
-          login: big,
-          loginAddress: big,
-          register: big,
-          contact: big,
-          giftCardCodes: big,
-          giftCardCodesAddress: big,
-        },
-      },
-    });
+    ctx = await createTestContext({ app: { limits: NO_RATE_LIMITS } });
     await ctx.app.ready();
     routes = ctx.app.accessTable;
     const customer = await insertUser(ctx.db);

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteAccess } from './lib/access.js';
-import { type TestContext, createTestContext } from './test/context.js';
+import { NO_RATE_LIMITS, type TestContext, createTestContext } from './test/context.js';
 import { insertProduct, insertUser } from './test/factories.js';
 
 /**
@@ -123,19 +123,7 @@ describe('garbage in, never a 500 out', () => {
   let tokens: { customer: string; admin: string };
 
   beforeAll(async () => {
-    const big = { max: 1_000_000, windowMs: 60_000 };
-    ctx = await createTestContext({
-      app: {
-        limits: {
-          login: big,
-          loginAddress: big,
-          register: big,
-          contact: big,
-          giftCardCodes: big,
-          giftCardCodesAddress: big,
-        },
-      },
-    });
+    ctx = await createTestContext({ app: { limits: NO_RATE_LIMITS } });
     mkdirSync(ctx.config.webDistDir, { recursive: true });
     writeFileSync(path.join(ctx.config.webDistDir, 'index.html'), '<!doctype html><title>x</title>');
     await ctx.app.ready();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { inject } from 'vitest';
-import { type AppDeps, buildApp } from '../app.js';
+import { type AppDeps, type RateLimits, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { type Database, type DatabaseHandle, openDatabase } from '../db/client.js';
 import type { App } from '../lib/http.js';
@@ -39,6 +39,17 @@ export function createMemoryTransport(): MailTransport & { sent: OutgoingMail[];
   };
   return transport;
 }
+
+const UNLIMITED = { max: 1_000_000, windowMs: 60_000 };
+/** Every rate limit out of the way, for suites that test something else with many calls. */
+export const NO_RATE_LIMITS: RateLimits = {
+  login: UNLIMITED,
+  loginAddress: UNLIMITED,
+  register: UNLIMITED,
+  contact: UNLIMITED,
+  giftCardCodes: UNLIMITED,
+  giftCardCodesAddress: UNLIMITED,
+};
 
 export interface TestContext {
   app: App;

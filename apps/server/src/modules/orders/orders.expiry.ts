@@ -11,6 +11,7 @@ import {
   products,
 } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
+import { periodic } from '../../lib/periodic.js';
 
 export const orderExpired = () =>
   new AppError(409, 'This order has expired. Please place it again.', 'ORDER_EXPIRED');
@@ -109,9 +110,6 @@ export function createOrderExpiry({
   intervalMs = 60_000,
   onExpired,
 }: OrderExpiryOptions): OrderExpiry {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-
   /** Answers how many orders it claimed (the loop goes on while batches are full) and expired. */
   async function sweepBatch(): Promise<{ claimed: number; expired: number }> {
     const now = clock();
@@ -149,27 +147,8 @@ export function createOrderExpiry({
     return total;
   }
 
-  function tick() {
-    if (running) return;
-    running = sweepOnce()
-      .catch((error: unknown) => log.error({ err: error }, 'order expiry failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }
-
   return {
-    start() {
-      if (timer) return;
-      tick();
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
+    ...periodic(sweepOnce, intervalMs, (error) => log.error({ err: error }, 'order expiry failed')),
     sweepOnce,
   };
 }

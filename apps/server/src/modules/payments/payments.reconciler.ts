@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { type PaymentRow, orders, payments } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
+import { periodic } from '../../lib/periodic.js';
 import type { PaymentsService, ReconcileOutcome } from './payments.service.js';
 
 export interface ReconcileReport {
@@ -55,9 +56,6 @@ export function createPaymentReconciler({
   intervalMs = 60_000,
   idleMs = 50_000,
 }: PaymentReconcilerOptions): PaymentReconciler {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-
   const expiredOrder = exists(
     db
       .select({ one: sql`1` })
@@ -126,27 +124,10 @@ export function createPaymentReconciler({
     return report;
   }
 
-  function tick() {
-    if (running) return;
-    running = reconcileOnce()
-      .catch((error: unknown) => log.error({ err: error }, 'payment reconciliation failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }
-
   return {
-    start() {
-      if (timer) return;
-      tick();
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
+    ...periodic(reconcileOnce, intervalMs, (error) =>
+      log.error({ err: error }, 'payment reconciliation failed'),
+    ),
     reconcileOnce,
   };
 }

@@ -3,13 +3,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, Order, PublicUser } from '@pixel-vault/shared';
 import { auditLog, users } from '../../db/schema/index.js';
-import { type TestContext, createTestContext } from '../../test/context.js';
+import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
 import { DEFAULT_PASSWORD, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
-  const big = { max: 1_000_000, windowMs: 60_000 };
-  ctx = await createTestContext({ app: { limits: { login: big, loginAddress: big, register: big } } });
+  ctx = await createTestContext({ app: { limits: NO_RATE_LIMITS } });
 });
 afterAll(() => ctx.close());
 
