@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Order, toCents, toDollars } from '@pixel-vault/shared';
+import { type Order, mulberry32, toCents, toDollars } from '@pixel-vault/shared';
 import { type Database, openDatabase, queryRows } from './db/client.js';
 import { withDatabase } from './test/global-setup.js';
 import {
@@ -80,18 +80,6 @@ interface Checkout {
   /** A request of this checkout failed on the network (the crash). */
   interrupted: boolean;
   steps: string[];
-}
-
-/** mulberry32: small, seedable, good enough to pick orders and a kill moment. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -819,7 +807,7 @@ describe(`a kill -9 in a burst of checkouts (${ENGINE})`, () => {
 
   it('keeps money, stock, gift cards and confirmations consistent', { timeout: 240_000 }, async () => {
     const seed = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : randomInt(2 ** 31);
-    const random = prng(seed);
+    const random = mulberry32(seed);
     const runId = randomBytes(4).toString('hex').toUpperCase();
     const timings: Record<string, number> = {};
     let mark = Date.now();
