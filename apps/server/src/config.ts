@@ -85,6 +85,14 @@ const email = z
   .toLowerCase()
   .pipe(z.email({ message: 'must be an e-mail address' }));
 
+/** 1..max, from the environment's text; the messages say which bound was broken. */
+const positiveWholeNumber = (max: number, tooBig = `must be at most ${max}`) =>
+  z.coerce
+    .number({ message: 'must be a number' })
+    .int({ message: 'must be a whole number' })
+    .min(1, { message: 'must be a positive whole number' })
+    .max(max, { message: tooBig });
+
 const EnvSchema = z.object({
   PORT: optional(
     z.coerce
@@ -130,27 +138,9 @@ const EnvSchema = z.object({
   ),
   WEB_DIST_DIR: optional(z.string()),
   TRUST_PROXY: optional(z.string().trim()),
-  ORDER_HOLD_MINUTES: optional(
-    z.coerce
-      .number({ message: 'must be a number' })
-      .int({ message: 'must be a whole number' })
-      .min(1, { message: 'must be a positive whole number' })
-      .max(7 * 24 * 60, { message: 'must be at most 10080 (a week)' }),
-  ),
-  HOLD_MAX_ORDERS: optional(
-    z.coerce
-      .number({ message: 'must be a number' })
-      .int({ message: 'must be a whole number' })
-      .min(1, { message: 'must be a positive whole number' })
-      .max(1000, { message: 'must be at most 1000' }),
-  ),
-  HOLD_MAX_UNITS: optional(
-    z.coerce
-      .number({ message: 'must be a number' })
-      .int({ message: 'must be a whole number' })
-      .min(1, { message: 'must be a positive whole number' })
-      .max(1_000_000, { message: 'must be at most 1000000' }),
-  ),
+  ORDER_HOLD_MINUTES: optional(positiveWholeNumber(7 * 24 * 60, 'must be at most 10080 (a week)')),
+  HOLD_MAX_ORDERS: optional(positiveWholeNumber(1000)),
+  HOLD_MAX_UNITS: optional(positiveWholeNumber(1_000_000)),
   HOLD_MAX_VALUE: optional(
     z.coerce
       .number({ message: 'must be a number' })

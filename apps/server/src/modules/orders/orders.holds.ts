@@ -2,9 +2,10 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { formatCents } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
 import type { Transaction } from '../../db/client.js';
-import { orderItems, orders, payments, products } from '../../db/schema/index.js';
+import { orders, payments, products } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { expireLocked, isOverdue } from './orders.expiry.js';
+import { itemsFor } from './orders.repo.js';
 
 /**
  * Bounded holds (issue 9): an unpaid order reserves stock until its hold ends, so what one customer's
@@ -130,12 +131,7 @@ interface HeldLine {
 
 async function linesOf(tx: Transaction, orderIds: string[]): Promise<Map<string, HeldLine[]>> {
   const byOrder = new Map<string, HeldLine[]>();
-  if (orderIds.length === 0) return byOrder;
-  const rows = await tx
-    .select({ orderId: orderItems.orderId, productId: orderItems.productId, quantity: orderItems.quantity })
-    .from(orderItems)
-    .where(inArray(orderItems.orderId, orderIds));
-  for (const row of rows) {
+  for (const row of await itemsFor(tx, orderIds)) {
     // A line of a product deleted since: it holds no stock any more, and no cart can name it.
     if (!row.productId) continue;
     const list = byOrder.get(row.orderId) ?? [];

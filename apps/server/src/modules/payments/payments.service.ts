@@ -37,6 +37,10 @@ export const paymentUsedElsewhere = () =>
 /** What reconciling one payment did (issue 9). `waiting`: nothing to do yet, looked at again next run. */
 export type ReconcileOutcome = 'recorded' | 'refunded' | 'failed' | 'waiting';
 
+/** The provider order is completed by a completed capture: the money was taken. */
+const completedCapture = (result: ProviderPayment): result is ProviderPayment & { captureId: string } =>
+  result.status === 'COMPLETED' && result.captureStatus === 'COMPLETED' && Boolean(result.captureId);
+
 /** A shop order id is a UUID; PayPal's own default reference is `default`. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -178,8 +182,15 @@ export function createPaymentsService({
     }
   }
 
-  const completedCapture = (result: ProviderPayment) =>
-    result.status === 'COMPLETED' && result.captureStatus === 'COMPLETED' && result.captureId !== null;
+  /** The payment's order is unpaid and still owes exactly this payment's amount (read under its lock). */
+  function stillOwes(payment: PaymentRow): Promise<boolean> {
+    return orders.withLockedOrder(
+      payment.orderId,
+      { ownerId: null, expireOverdue: false },
+      async (tx, order) =>
+        order.status === 'unpaid' && (await orders.remainderCents(tx, order)) === payment.amountCents,
+    );
+  }
 
   async function reconcile(payment: PaymentRow): Promise<ReconcileOutcome> {
     // Outside any transaction: no row lock is held while the provider answers.
@@ -191,13 +202,7 @@ export function createPaymentsService({
       });
     if (result?.status === 'APPROVED') {
       // As the webhook: capture only what the order still owes (a gift card may have lowered it since).
-      const stillOwed = await orders.withLockedOrder(
-        payment.orderId,
-        { ownerId: null, expireOverdue: false },
-        async (tx, order) =>
-          order.status === 'unpaid' && (await orders.remainderCents(tx, order)) === payment.amountCents,
-      );
-      if (stillOwed) {
+      if (await stillOwes(payment)) {
         result = await captureAtProvider(payment).catch((error: unknown) => {
           if (error instanceof AppError && error.code === 'PAYMENT_DECLINED') return null;
           throw error;
@@ -333,7 +338,7 @@ export function createPaymentsService({
       }
       throw error;
     });
-    if (result.status !== 'COMPLETED' || result.captureStatus !== 'COMPLETED' || !result.captureId) {
+    if (!completedCapture(result)) {
       throw new AppError(402, 'PayPal has not completed this payment', 'PAYMENT_NOT_COMPLETED');
     }
     if (result.currency !== 'USD') {
@@ -554,13 +559,7 @@ export function createPaymentsService({
         let result = await provider.getOrder(providerOrderId);
         if (result.status === 'APPROVED') {
           // Capture only what the order still owes (a gift card may have lowered it since).
-          const stillOwed = await orders.withLockedOrder(
-            payment.orderId,
-            { ownerId: null, expireOverdue: false },
-            async (tx, order) =>
-              order.status === 'unpaid' && (await orders.remainderCents(tx, order)) === payment.amountCents,
-          );
-          if (!stillOwed) return;
+          if (!(await stillOwes(payment))) return;
           result = await provider.captureOrder({ providerOrderId, requestId: payment.requestId });
         }
         if (result.status !== 'COMPLETED') return;
