@@ -38,6 +38,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { type PaymentsService, createPaymentsService } from './modules/payments/payments.service.js';
 import { createPayPalProvider } from './modules/payments/paypal.provider.js';
 import { productsRoutes } from './modules/products/products.routes.js';
+import { seoRoutes } from './modules/seo/seo.routes.js';
 import { type ProductsService, createProductsService } from './modules/products/products.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { type UsersService, createUsersService } from './modules/users/users.service.js';
@@ -296,7 +297,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });
   await app.register(paymentsRoutes, { payments: services.payments });
   await app.register(auditRoutes, { audit: services.audit });
-  await webRoutes(app, { webDistDir: config.webDistDir, uploadsDir: config.uploadsDir });
+  await app.register(seoRoutes, { db, config });
+  await webRoutes(app, {
+    webDistDir: config.webDistDir,
+    uploadsDir: config.uploadsDir,
+    publicUrl: config.publicUrl,
+    port: config.port,
+  });
 
   return app;
 }

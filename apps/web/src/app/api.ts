@@ -7,23 +7,47 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import { isNotAuthorizedMessage } from '@pixel-vault/shared';
 import { logout, type AuthState } from '../features/account/authSlice';
+import { isServerAnswers } from './ssrState';
 
-const rawBaseQuery = fetchBaseQuery({
-  // Same-origin API. Absolute so that Node's fetch (component tests under jsdom) accepts it too.
-  baseUrl: `${globalThis.location?.origin ?? ''}/`,
-  prepareHeaders(headers, { getState }) {
-    const token = (getState() as { auth: AuthState }).auth.userInfo?.token;
-    if (token) headers.set('authorization', `Bearer ${token}`);
-    return headers;
-  },
-});
+/** What the data layer's thunks receive (the store's thunk extra argument). */
+export interface StoreExtra {
+  /** The server's render answers API calls in-process instead of over the network. */
+  fetch?: typeof fetch;
+}
+
+function makeBaseQuery(baseUrl: string, fetchFn?: typeof fetch) {
+  return fetchBaseQuery({
+    baseUrl,
+    fetchFn,
+    prepareHeaders(headers, { getState }) {
+      const token = (getState() as { auth: AuthState }).auth.userInfo?.token;
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      return headers;
+    },
+  });
+}
+
+// Same-origin API. Absolute so that Node's fetch (component tests under jsdom) accepts it too.
+const browserBaseQuery = makeBaseQuery(`${globalThis.location?.origin ?? ''}/`);
+const serverBaseQueries = new WeakMap<typeof fetch, ReturnType<typeof makeBaseQuery>>();
+
+/** The server's render: the same calls, handed to the app itself (the host is never contacted). */
+function serverBaseQuery(fetchFn: typeof fetch) {
+  let query = serverBaseQueries.get(fetchFn);
+  if (!query) {
+    query = makeBaseQuery('http://pixel-vault.invalid/', fetchFn);
+    serverBaseQueries.set(fetchFn, query);
+  }
+  return query;
+}
 
 /**
  * The one place that reacts to 'Not authorized!' (spec sections 6 and 8): any call answered with it
  * logs the user out. The session is gone server-side (expired, revoked, user deleted).
  */
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
-  const result = await rawBaseQuery(args, api, extra);
+  const fetchFn = (api.extra as StoreExtra | undefined)?.fetch;
+  const result = await (fetchFn ? serverBaseQuery(fetchFn) : browserBaseQuery)(args, api, extra);
   const data = result.error?.data as { message?: unknown } | undefined;
   if (result.error?.status === 401 && isNotAuthorizedMessage(data?.message)) {
     api.dispatch(logout());
@@ -35,6 +59,9 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
+  // A page rendered on the server hands its answers over (app/ssrState.ts): no second fetch. Only its
+  // queries, mutations and provided tags are read back, which is what the server sends.
+  extractRehydrationInfo: (action) => (isServerAnswers(action) ? (action.payload as never) : undefined),
   tagTypes: ['Product', 'Order', 'User', 'GiftCard'],
   endpoints: () => ({}),
 });

@@ -3,7 +3,9 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { HomePage } from '../features/catalog/HomePage';
 import { CategoryRoute } from '../features/catalog/CategoryPage';
 import { ProductPage } from '../features/catalog/ProductPage';
+import { Spinner } from '../ui/Spinner';
 import { SITE_NAME } from '../ui/useDocumentTitle';
+import { selectSessionRestored } from './sessionSlice';
 import { useAppSelector } from './hooks';
 import { Layout } from './layout/Layout';
 
@@ -32,17 +34,24 @@ function Titled({ title, children }: { title: string; children: ReactNode }) {
   return children;
 }
 
-/** Spec sections 5 and 6: checkout and order pages need a logged-in user, else /login. */
+/**
+ * Spec sections 5 and 6: checkout and order pages need a logged-in user, else /login. Who is logged in
+ * is known once the browser's stored state is read back (app/persist.ts); until then, a spinner.
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
+  const restored = useAppSelector(selectSessionRestored);
   const loggedIn = useAppSelector((state) => state.auth.userInfo != null);
   const { pathname } = useLocation();
+  if (!restored) return <Spinner label="Loading" />;
   if (!loggedIn) return <Navigate to={`/login?redirect=${encodeURIComponent(pathname)}`} replace />;
   return children;
 }
 
 /** Spec section 6: non-admins are redirected from the dashboard to /. */
 export function RequireAdmin({ children }: { children: ReactNode }) {
+  const restored = useAppSelector(selectSessionRestored);
   const isAdmin = useAppSelector((state) => state.auth.userInfo?.isAdmin === true);
+  if (!restored) return <Spinner label="Loading" />;
   if (!isAdmin) return <Navigate to="/" replace />;
   return children;
 }

@@ -1,23 +1,19 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { persistStore, type Persistor } from 'redux-persist';
+import { describe, expect, it, vi } from 'vitest';
+import * as persistConstants from 'redux-persist';
 import { makeCartItem } from '../test/factories';
 import { addToCart } from '../features/cart/cartSlice';
 import { openCart } from '../features/cart/cartPanelSlice';
 import { catalogApi } from '../features/catalog/api';
-import { makeStore, persistConfig, persistor as appPersistor } from './store';
+import { persistConfig, startPersistence } from './persist';
+import { selectSessionRestored } from './sessionSlice';
+import { makeStore } from './store';
 
-/** A store as main.tsx starts it, resolved once rehydration is done (PersistGate waits for this). */
+/** A store as main.tsx starts it, resolved once what the browser stored has been read back. */
 async function startStore() {
   const store = makeStore();
-  let persistor!: Persistor;
-  await new Promise<void>((resolve) => {
-    persistor = persistStore(store, null, resolve);
-  });
+  const persistor = await startPersistence(store);
   return { store, persistor };
 }
-
-// The app's own store also persists to persist:root; keep it out of these tests.
-beforeAll(() => appPersistor.pause());
 
 describe('persistence (spec section 4)', () => {
   it('stores under key root, version 1, with a 5000 ms time-out, never the api cache', () => {
@@ -25,6 +21,32 @@ describe('persistence (spec section 4)', () => {
     expect(persistConfig.version).toBe(1);
     expect(persistConfig.timeout).toBe(5000);
     expect(persistConfig.blacklist).toContain('api');
+  });
+
+  it("lets redux-persist's own actions through the serializable check", () => {
+    // store.ts names them without importing the library (it loads later): they must be the same.
+    const store = makeStore();
+    const complaints = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      for (const type of ['FLUSH', 'REHYDRATE', 'PAUSE', 'PERSIST', 'PURGE', 'REGISTER'] as const) {
+        store.dispatch({ type: persistConstants[type], register: () => {} });
+      }
+      store.dispatch({ type: 'not/persist', register: () => {} });
+      // Only the last action, which is not redux-persist's, is reported as non-serializable.
+      expect(complaints).toHaveBeenCalledTimes(1);
+    } finally {
+      complaints.mockRestore();
+    }
+  });
+
+  it('marks the session as being restored until the stored state is back', async () => {
+    const store = makeStore();
+    expect(selectSessionRestored(store.getState())).toBe(true);
+    const started = startPersistence(store);
+    expect(selectSessionRestored(store.getState())).toBe(false);
+    const persistor = await started;
+    expect(selectSessionRestored(store.getState())).toBe(true);
+    persistor.pause();
   });
 
   it('writes the cart to localStorage as persist:root, without server data or the open panel', async () => {

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../lib/http.js';
+import { siteBase } from '../../lib/urls.js';
+import { createWebApp, pageHtml } from './web.ssr.js';
 
 /** Hashed file names (Vite's assets, uploads keyed by content hash) never change content. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -14,12 +15,15 @@ export const NOT_BUILT_MESSAGE = 'The web app is not built yet: run npm run buil
 export interface WebRoutesOptions {
   webDistDir: string;
   uploadsDir: string;
+  /** PUBLIC_URL: the base written into canonical URLs; else the request's origin (see siteBase). */
+  publicUrl: string | undefined;
+  port: number;
 }
 
 const isUnder = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`);
 
 /** The built React app and the uploaded images, with the SPA fallback for client-side routes. */
-export async function webRoutes(app: App, { webDistDir, uploadsDir }: WebRoutesOptions) {
+export async function webRoutes(app: App, { webDistDir, uploadsDir, publicUrl, port }: WebRoutesOptions) {
   // Created up front so the static plugin has a root to serve from on a fresh install.
   mkdirSync(uploadsDir, { recursive: true });
   const assetsDir = path.join(webDistDir, 'assets') + path.sep;
@@ -38,6 +42,8 @@ export async function webRoutes(app: App, { webDistDir, uploadsDir }: WebRoutesO
   await app.register(fastifyStatic, {
     root: webDistDir,
     prefix: '/',
+    // `/` is a page rendered on the server (below), not the static index.html.
+    index: false,
     cacheControl: false,
     dotfiles: 'ignore',
     // The web app may be built after the server started: look files up per request.
@@ -47,6 +53,67 @@ export async function webRoutes(app: App, { webDistDir, uploadsDir }: WebRoutesO
       reply.header('cache-control', filePath.startsWith(assetsDir) ? IMMUTABLE : NO_CACHE),
   });
 
+  const currentWebApp = createWebApp(webDistDir, app.log);
+
+  /** The page's API calls, answered by this app in-process (same validation, same JSON, no socket). */
+  const inProcessFetch: typeof fetch = async (input, init) => {
+    const call = new Request(input, init);
+    const url = new URL(call.url);
+    const answer = await app.inject({
+      method: 'GET',
+      url: url.pathname + url.search,
+      headers: { accept: 'application/json' },
+    });
+    return new Response(answer.rawPayload, {
+      status: answer.statusCode,
+      headers: { 'content-type': String(answer.headers['content-type'] ?? 'application/json') },
+    });
+  };
+
+  function notBuilt(reply: FastifyReply) {
+    return reply
+      .code(503)
+      .header('cache-control', 'no-store')
+      .type('text/plain; charset=utf-8')
+      .send(NOT_BUILT_MESSAGE);
+  }
+
+  /** Client-side routes (/cart, /order/...) all boot the same page, drawn in the browser. */
+  const shell = (reply: FastifyReply) => reply.code(200).sendFile('index.html', webDistDir);
+
+  /**
+   * The catalogue (home, categories, products) rendered on the server with its data (issue 10): what a
+   * search engine, a link preview and a phone's first paint see without running the app's JavaScript.
+   */
+  async function page(request: FastifyRequest, reply: FastifyReply) {
+    const web = await currentWebApp();
+    if (!web) return notBuilt(reply);
+    if (!web.ssr || !web.template) return shell(reply);
+    let result;
+    try {
+      result = await web.ssr.render({
+        url: request.url,
+        origin: siteBase(request, publicUrl, port),
+        fetch: inProcessFetch,
+      });
+    } catch (error) {
+      // The browser can still draw the page: never an error page for a render that failed.
+      request.log.error({ err: error }, 'server render failed; sending the page to be drawn in the browser');
+      return shell(reply);
+    }
+    if (!result) return shell(reply);
+    if (result.kind === 'redirect') return reply.redirect(result.location, result.status);
+    if (result.status === 404) reply.header('x-robots-tag', 'noindex');
+    return reply
+      .code(result.status)
+      .header('cache-control', NO_CACHE)
+      .type('text/html; charset=utf-8')
+      .send(pageHtml(web.template, result));
+  }
+
+  app.get('/', { config: { access: 'public' } }, page);
+  app.get('/shop/*', { config: { access: 'public' } }, page);
+
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url.split('?', 1)[0] ?? '/';
     const isPage =
@@ -55,20 +122,7 @@ export async function webRoutes(app: App, { webDistDir, uploadsDir }: WebRoutesO
       !isUnder(url, '/uploads') &&
       !isUnder(url, '/assets');
     if (!isPage) return reply.code(404).send({ message: 'Not found' });
-
-    const index = path.join(webDistDir, 'index.html');
-    const built = await stat(index).then(
-      (s) => s.isFile(),
-      () => false,
-    );
-    if (!built) {
-      return reply
-        .code(503)
-        .header('cache-control', 'no-store')
-        .type('text/plain; charset=utf-8')
-        .send(NOT_BUILT_MESSAGE);
-    }
-    // Client-side routes (/shop/consoles, /order/...) all boot the same page.
-    return reply.code(200).sendFile('index.html', webDistDir);
+    const web = await currentWebApp();
+    return web ? shell(reply) : notBuilt(reply);
   });
 }

@@ -30,7 +30,8 @@ describe('CategoryPage', () => {
       productPrice: 19.99,
       productCategory: 'retro-games',
     });
-    stubFetch(() => jsonResponse(makeProductList([product])));
+    const second = makeProduct({ productName: 'Metroid', productCategory: 'retro-games' });
+    stubFetch(() => jsonResponse(makeProductList([product, second])));
     renderCategory('/shop/retro-games');
     expect(screen.getByRole('heading', { level: 1, name: 'Retro Games' })).toBeInTheDocument();
     expect(screen.getByRole('searchbox', { name: 'Search Retro Games' })).toHaveAttribute(
@@ -40,7 +41,11 @@ describe('CategoryPage', () => {
     const card = await screen.findByRole('link', { name: /Zelda II/ });
     expect(card).toHaveAttribute('href', `/shop/retro-games/product/${product._id}`);
     expect(card).toHaveTextContent('$19.99');
-    expect(screen.getByRole('img', { name: 'Zelda II' })).toHaveAttribute('loading', 'lazy');
+    // The first card's image is fetched at once and first (the page's largest paint); the rest lazily.
+    expect(screen.getByRole('img', { name: 'Zelda II' })).toHaveAttribute('loading', 'eager');
+    expect(screen.getByRole('img', { name: 'Zelda II' })).toHaveAttribute('fetchpriority', 'high');
+    expect(screen.getByRole('img', { name: 'Metroid' })).toHaveAttribute('loading', 'lazy');
+    expect(screen.getByRole('img', { name: 'Metroid' })).not.toHaveAttribute('fetchpriority');
     expect(document.title).toBe('Retro Games — Pixel Vault');
   });
 

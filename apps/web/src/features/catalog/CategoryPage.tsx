@@ -11,6 +11,16 @@ import { ProductCard } from './ProductCard';
 export const CATEGORY_PAGE_SIZE = 24;
 export const SEARCH_DEBOUNCE_MS = 250;
 
+/** The category page's call for a search text and page; the server's render makes the same one. */
+export function categoryQuery(category: Category, q: string, page: number) {
+  return { category, q, page, limit: CATEGORY_PAGE_SIZE };
+}
+
+/** The page number in `?page=` (1 when absent or not a whole number above 0). */
+export function pageParam(value: string | null): number {
+  return Math.max(1, Math.trunc(Number(value)) || 1);
+}
+
 /** "retro-games" -> "Retro Games", as the header labels it (spec: the category with spaces). */
 export function categoryHeading(slug: string): string {
   return NAV_CATEGORIES.find((label) => navSlug(label) === slug) ?? categoryLabel(slug);
@@ -33,7 +43,7 @@ export function CategoryPage({ category }: { category: Category }) {
   const searchId = useId();
   const [searchParams, setSearchParams] = useSearchParams();
   const q = searchParams.get('q') ?? '';
-  const page = Math.max(1, Math.trunc(Number(searchParams.get('page'))) || 1);
+  const page = pageParam(searchParams.get('page'));
   const [text, setText] = useState(q);
   // The URL can change under the box (back button, the header link): show what is searched.
   const [shownQ, setShownQ] = useState(q);
@@ -53,7 +63,7 @@ export function CategoryPage({ category }: { category: Category }) {
   }, [text, q, setSearchParams]);
 
   // `data` keeps the previous result while the next one loads, so the grid does not flash.
-  const { data, error, isFetching } = useGetProductsQuery({ category, q, page, limit: CATEGORY_PAGE_SIZE });
+  const { data, error, isFetching } = useGetProductsQuery(categoryQuery(category, q, page));
 
   function goToPage(next: number) {
     const params: Record<string, string> = {};
@@ -97,9 +107,9 @@ export function CategoryPage({ category }: { category: Category }) {
             aria-label={`${heading} products`}
             className={`grid grid-cols-1 gap-6 transition-opacity sm:grid-cols-2 lg:grid-cols-3 ${isFetching ? 'opacity-60' : ''}`}
           >
-            {data.products.map((product) => (
+            {data.products.map((product, index) => (
               <li key={product._id}>
-                <ProductCard product={product} />
+                <ProductCard product={product} priority={index === 0} />
               </li>
             ))}
           </ul>

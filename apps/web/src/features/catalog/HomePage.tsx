@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { HOME_FAVOURITES } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
+import { drawSeed, setFirstRenderSeed } from '../../app/ssrState';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
@@ -12,6 +13,8 @@ import { pickRandom } from './random';
 
 /** Enough to draw favourites from the whole catalogue (the API's maximum page size). */
 const FAVOURITES_POOL = 100;
+/** The home page's one call; the server's render makes the same one (entry-server.tsx). */
+export const HOME_QUERY = { limit: FAVOURITES_POOL } as const;
 
 function Hero() {
   return (
@@ -41,12 +44,11 @@ function Hero() {
 }
 
 function Favourites() {
-  const { data, error, isLoading } = useGetProductsQuery(
-    { limit: FAVOURITES_POOL },
-    { refetchOnMountOrArgChange: 30 },
-  );
-  // One draw per visit to the page: a refetch must not reshuffle the grid under the shopper.
-  const [seed] = useState(() => Math.floor(Math.random() * 2 ** 31));
+  const { data, error, isLoading } = useGetProductsQuery(HOME_QUERY, { refetchOnMountOrArgChange: 30 });
+  // One draw per visit to the page: a refetch must not reshuffle the grid under the shopper. Right
+  // after a server render, the server's draw (drawSeed), so hydration finds the same cards.
+  const [seed] = useState(drawSeed);
+  useEffect(() => setFirstRenderSeed(undefined), []);
   const favourites = useMemo(
     () => pickRandom(data?.products ?? [], HOME_FAVOURITES, seed),
     [data?.products, seed],
@@ -64,9 +66,9 @@ function Favourites() {
         <p className="text-center text-zinc-300">No products found</p>
       ) : (
         <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {favourites.map((product) => (
+          {favourites.map((product, index) => (
             <li key={product._id}>
-              <ProductCard product={product} />
+              <ProductCard product={product} priority={index === 0} />
             </li>
           ))}
         </ul>

@@ -2,6 +2,7 @@ import { useRef, type MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { CARD_TILT_MAX_DEG, type Product } from '@pixel-vault/shared';
 import { Price } from '../../ui/Price';
+import { CARD_IMAGE_SIZES, imageSrcSet } from '../../ui/productImage';
 
 const PERSPECTIVE_PX = 900;
 
@@ -23,8 +24,11 @@ export function tiltFor(x: number, y: number, width: number, height: number) {
   return { rotateX: +(-dy * CARD_TILT_MAX_DEG).toFixed(2), rotateY: +(dx * CARD_TILT_MAX_DEG).toFixed(2) };
 }
 
-/** Category grid card (spec section 2): first image, name, price; the whole card links to the product. */
-export function ProductCard({ product }: { product: Product }) {
+/**
+ * Category grid card (spec section 2): first image, name, price; the whole card links to the product.
+ * `priority` for the first card of a page: its image is fetched at once and first, the others lazily.
+ */
+export function ProductCard({ product, priority = false }: { product: Product; priority?: boolean }) {
   const cardRef = useRef<HTMLAnchorElement>(null);
   const image = product.productImage[0];
 
@@ -57,8 +61,11 @@ export function ProductCard({ product }: { product: Product }) {
         {image ? (
           <img
             src={image}
+            srcSet={imageSrcSet(image)}
+            sizes={CARD_IMAGE_SIZES}
             alt={product.productName}
-            loading="lazy"
+            loading={priority ? 'eager' : 'lazy'}
+            fetchPriority={priority ? 'high' : undefined}
             decoding="async"
             width={400}
             height={400}

@@ -58,10 +58,20 @@ describe('ProductPage', () => {
     expect(document.title).toBe('Super Mario Bros. 3 — Pixel Vault');
   });
 
-  it("shows 'Error: {message}' when the product cannot be loaded", async () => {
+  it("shows a not-found page with 'Error: {message}' for a product that does not exist", async () => {
     stubFetch(() => jsonResponse({ message: 'Product not found' }, 404));
     renderProduct({ _id: '00000000-0000-4000-8000-00000000dead', productCategory: 'puzzles' });
     expect(await screen.findByText('Error: Product not found')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Product not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/');
+    await waitFor(() => expect(document.title).toBe('Product not found — Pixel Vault'));
+  });
+
+  it("shows 'Error: {message}' without the not-found page when loading fails otherwise", async () => {
+    stubFetch(() => jsonResponse({ message: 'Database unavailable' }, 503));
+    renderProduct({ _id: '00000000-0000-4000-8000-00000000beef', productCategory: 'puzzles' });
+    expect(await screen.findByText('Error: Database unavailable')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Product not found' })).not.toBeInTheDocument();
   });
 
   it("shows a disabled 'Unavailable' button and no Add to Cart when the stock is 0", async () => {

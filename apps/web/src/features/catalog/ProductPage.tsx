@@ -5,11 +5,12 @@ import { errorMessage } from '../../app/api';
 import { useAppDispatch } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Price } from '../../ui/Price';
+import { DETAIL_IMAGE_SIZES, imageSrcSet } from '../../ui/productImage';
 import { Stars } from '../../ui/Stars';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { addItem } from '../cart/addItem';
 import { openCart } from '../cart/cartPanelSlice';
-import { useGetProductQuery } from './api';
+import { catalogApi, useGetProductQuery } from './api';
 
 function Gallery({ product }: { product: Product }) {
   const images = product.productImage;
@@ -21,7 +22,10 @@ function Gallery({ product }: { product: Product }) {
         {main ? (
           <img
             src={main}
+            srcSet={imageSrcSet(main)}
+            sizes={DETAIL_IMAGE_SIZES}
             alt={product.productName}
+            fetchPriority="high"
             width={600}
             height={600}
             className="h-full w-full object-contain"
@@ -45,6 +49,8 @@ function Gallery({ product }: { product: Product }) {
               >
                 <img
                   src={src}
+                  srcSet={imageSrcSet(src)}
+                  sizes="80px"
                   alt=""
                   width={80}
                   height={80}
@@ -207,15 +213,46 @@ function ProductDetails({ product }: { product: Product }) {
   );
 }
 
+/** The API's status for a product that does not exist: unknown (404) or not an id at all (400). */
+function isUnknownProduct(error: unknown): boolean {
+  const status = (error as { status?: unknown } | undefined)?.status;
+  return status === 404 || status === 400;
+}
+
+/** A real "not found" page (the server answers it with status 404 and noindex). */
+function ProductNotFound({ error }: { error: unknown }) {
+  return (
+    <section className="flex flex-col items-center gap-6 py-12 text-center">
+      <h1 className="pixel-heading text-xl text-lime-300 sm:text-2xl">Product not found</h1>
+      {/* Spec section 8: detail views show 'Error: {message}'. */}
+      <ErrorLine message={errorMessage(error)} />
+      <p className="max-w-md text-zinc-300">
+        This product is not in the shop: it may have been removed, or the link is mistyped.
+      </p>
+      <Link to="/" className="btn btn-primary">
+        Back to the shop
+      </Link>
+    </section>
+  );
+}
+
 /** /shop/:category/product/:id (spec section 2). */
 export function ProductPage() {
   const { id = '' } = useParams();
-  const { data, error, isFetching } = useGetProductQuery(id);
+  // Already known not to exist (the server's render said so): no second request for it.
+  const known = catalogApi.endpoints.getProduct.useQueryState(id);
+  const unknown = isUnknownProduct(known.error);
+  const { data, error, isFetching } = useGetProductQuery(id, { skip: unknown });
   const loaded = data && data._id === id ? data : undefined;
-  useDocumentTitle(loaded?.productName ?? (error ? 'Product' : 'Loading product...'));
+  const notFound = unknown || (isUnknownProduct(error) && !isFetching);
+  useDocumentTitle(
+    loaded?.productName ?? (notFound ? 'Product not found' : error ? 'Product' : 'Loading product...'),
+  );
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      {error && !isFetching ? (
+      {notFound ? (
+        <ProductNotFound error={known.error ?? error} />
+      ) : error && !isFetching ? (
         <ErrorLine message={errorMessage(error)} />
       ) : !loaded ? (
         <p role="status" className="py-12 text-center text-lg text-zinc-300">

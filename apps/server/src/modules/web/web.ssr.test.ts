@@ -1,0 +1,246 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, createTestContext } from '../../test/context.js';
+import { clearProducts, insertProduct } from '../../test/factories.js';
+import { buildWebApp } from '../../test/web-build.js';
+import { SSR_ENTRY, pageHtml, parseTemplate } from './web.ssr.js';
+
+/** The JSON-LD blocks of a page, parsed. */
+function jsonLd(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(
+    (m) => JSON.parse(m[1]!) as Record<string, unknown>,
+  );
+}
+
+const metaContent = (html: string, attr: 'name' | 'property', key: string) =>
+  new RegExp(`<meta ${attr}="${key}" content="([^"]*)"`).exec(html)?.[1];
+
+const rootMarkup = (html: string) =>
+  html.slice(html.indexOf('<div id="root">'), html.indexOf('id="pv-state"'));
+
+describe('pages rendered on the server (issue 10)', () => {
+  let ctx: TestContext;
+  let webDir: string;
+  let zelda: Awaited<ReturnType<typeof insertProduct>>;
+  let soldOut: Awaited<ReturnType<typeof insertProduct>>;
+  let hostile: Awaited<ReturnType<typeof insertProduct>>;
+
+  beforeAll(async () => {
+    webDir = await buildWebApp();
+    ctx = await createTestContext({ env: { WEB_DIST_DIR: webDir } });
+    await clearProducts(ctx.db);
+    zelda = await insertProduct(ctx.db, {
+      name: 'Zelda II: The Adventure of Link',
+      description: 'The side-scrolling sequel, cartridge only, tested. '.repeat(6),
+      category: 'retro-games',
+      priceCents: 2450,
+      stock: 3,
+      images: ['/uploads/products/p1/abcd1234-detail.webp', '/uploads/products/zelda-1-00000000.svg'],
+    });
+    soldOut = await insertProduct(ctx.db, { name: 'Virtual Boy', category: 'consoles', stock: 0 });
+    hostile = await insertProduct(ctx.db, {
+      name: 'Evil </script><script>alert(1)</script> "quoted" & <b>bold</b>',
+      description: '</script><img src=x onerror=alert(2)>',
+      category: 'puzzles',
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await ctx?.close();
+    if (webDir) rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it('answers a product page with its content, title, description, canonical, Open Graph and JSON-LD', async () => {
+    const url = `/shop/retro-games/product/${zelda.id}`;
+    const res = await ctx.app.inject({ method: 'GET', url, headers: { host: 'shop.test' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const html = res.body;
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(html).toContain('<title>Zelda II: The Adventure of Link — Pixel Vault</title>');
+    const description = metaContent(html, 'name', 'description')!;
+    expect(description.startsWith('The side-scrolling sequel')).toBe(true);
+    expect(description.length).toBeLessThanOrEqual(160);
+    expect(html).toContain(`<link rel="canonical" href="http://shop.test${url}" />`);
+    expect(metaContent(html, 'property', 'og:type')).toBe('product');
+    expect(metaContent(html, 'property', 'og:image')).toBe(
+      'http://shop.test/uploads/products/p1/abcd1234-detail.webp',
+    );
+    expect(metaContent(html, 'property', 'product:price:amount')).toBe('24.50');
+
+    const [product] = jsonLd(html);
+    expect(product).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'Zelda II: The Adventure of Link',
+      image: [
+        'http://shop.test/uploads/products/p1/abcd1234-detail.webp',
+        'http://shop.test/uploads/products/zelda-1-00000000.svg',
+      ],
+      offers: {
+        '@type': 'Offer',
+        price: '24.50',
+        priceCurrency: 'USD',
+        availability: 'https://schema.org/InStock',
+        url: `http://shop.test${url}`,
+      },
+    });
+
+    // The page itself, without running any JavaScript: the name, the price, the stock, the buy button.
+    const root = rootMarkup(html);
+    expect(root).toMatch(/<h1[^>]*>Zelda II: The Adventure of Link<\/h1>/);
+    expect(root).toContain('$24.50');
+    expect(root).toContain('In stock: <!-- -->3');
+    expect(root).toContain('Add to Cart');
+    // The uploaded image comes in the size that fits, first and at once.
+    expect(root).toMatch(/<img[^>]+srcSet="[^"]*abcd1234-card\.webp 480w/);
+    expect(root).toMatch(/<img[^>]+fetchPriority="high"/);
+    // The data the browser hydrates with.
+    expect(html).toContain('<script type="application/json" id="pv-state">');
+  });
+
+  it('says a sold-out product is out of stock, and canonicalises a product reached through another category', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: `/shop/retro-games/product/${soldOut.id}` });
+    expect(res.statusCode).toBe(200);
+    const [product] = jsonLd(res.body);
+    expect((product!.offers as Record<string, unknown>).availability).toBe('https://schema.org/OutOfStock');
+    expect(res.body).toContain(`/shop/consoles/product/${soldOut.id}" />`);
+    expect(rootMarkup(res.body)).toContain('Unavailable');
+  });
+
+  it('escapes what an admin typed everywhere in the page', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: `/shop/puzzles/product/${hostile.id}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('<script>alert(1)');
+    expect(res.body).not.toContain('<img src=x');
+    expect(res.body).not.toContain('<b>bold</b>');
+    // Exactly the page's own script elements: the app, the JSON-LD and the hydration data.
+    const scripts = res.body.match(/<script[\s>]/g) ?? [];
+    expect(scripts).toHaveLength(3);
+    const [product] = jsonLd(res.body);
+    expect(product!.name).toBe('Evil </script><script>alert(1)</script> "quoted" & <b>bold</b>');
+    expect(res.body).toContain(
+      '<title>Evil &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &quot;quoted&quot; &amp; &lt;b&gt;bold&lt;/b&gt; — Pixel Vault</title>',
+    );
+  });
+
+  it('answers an unknown product with a real 404 page that search engines leave out', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const res = await ctx.app.inject({ method: 'GET', url: `/shop/retro-games/product/${id}` });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['x-robots-tag']).toBe('noindex');
+      expect(res.body).toContain('<meta name="robots" content="noindex" />');
+      expect(res.body).toContain('<title>Product not found — Pixel Vault</title>');
+      expect(rootMarkup(res.body)).toMatch(/<h1[^>]*>Product not found<\/h1>/);
+      expect(jsonLd(res.body)).toHaveLength(0);
+    }
+  });
+
+  it('answers a category page with its products in the HTML, the first image first', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/shop/retro-games' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<title>Retro Games — Pixel Vault</title>');
+    expect(res.body).toContain('<link rel="canonical" href="http://localhost/shop/retro-games" />');
+    const root = rootMarkup(res.body);
+    expect(root).toMatch(/<h1[^>]*>Retro Games<\/h1>/);
+    expect(root).toContain('Zelda II: The Adventure of Link');
+    expect(root).not.toContain('Virtual Boy');
+    expect(root).toMatch(/<img[^>]+loading="eager"[^>]+fetchPriority="high"/);
+    // A search is not a page of its own.
+    const search = await ctx.app.inject({ method: 'GET', url: '/shop/retro-games?q=zelda' });
+    expect(search.body).toContain('<meta name="robots" content="noindex" />');
+    expect(rootMarkup(search.body)).toContain('Zelda II');
+  });
+
+  it('answers the home page with the favourites in the HTML, and sends an unknown category home', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    const root = rootMarkup(res.body);
+    expect(root).toContain('Level up your collection');
+    for (const name of ['Zelda II', 'Virtual Boy']) expect(root).toContain(name);
+    expect(res.body).toContain('<meta property="og:type" content="website" />');
+    expect(jsonLd(res.body)).toHaveLength(0);
+
+    const unknown = await ctx.app.inject({ method: 'GET', url: '/shop/not-a-category' });
+    expect(unknown.statusCode).toBe(302);
+    expect(unknown.headers.location).toBe('/');
+  });
+
+  it('uses PUBLIC_URL for canonical and image URLs, whatever Host the request names', async () => {
+    const app = await ctx.newApp({ config: { ...ctx.config, publicUrl: 'https://pixelvault.example' } });
+    const res = await app.inject({
+      method: 'GET',
+      url: `/shop/retro-games/product/${zelda.id}`,
+      headers: { host: 'evil.example' },
+    });
+    expect(res.body).toContain(
+      `<link rel="canonical" href="https://pixelvault.example/shop/retro-games/product/${zelda.id}" />`,
+    );
+    expect(res.body).not.toContain('evil.example');
+  });
+
+  it('sends the pages drawn in the browser as the plain app, and never serves the render module', async () => {
+    const cart = await ctx.app.inject({ method: 'GET', url: '/cart' });
+    expect(cart.statusCode).toBe(200);
+    expect(cart.body).toContain('<div id="root"></div>');
+    expect(cart.body).not.toContain('pv-state');
+    // A dot directory is never served: the path is just another page, answered with the app.
+    const module = await ctx.app.inject({ method: 'GET', url: `/${SSR_ENTRY}` });
+    expect(module.body).toBe(cart.body);
+  });
+});
+
+describe('the page template', () => {
+  const template = parseTemplate(
+    '<html><head><meta charset="UTF-8" /><!--app-head--><title>Default</title><!--/app-head--><script type="module" src="/a.js"></script></head><body><div id="root"></div></body></html>',
+  )!;
+
+  it('replaces the head block and fills the root, with the data right after it', () => {
+    const html = pageHtml(template, {
+      kind: 'page',
+      status: 200,
+      head: '<title>Zelda</title>',
+      html: '<h1>Zelda</h1>',
+      state: '{"seed":1}',
+    });
+    expect(html).toBe(
+      '<html><head><meta charset="UTF-8" /><title>Zelda</title><script type="module" src="/a.js"></script></head><body><div id="root"><h1>Zelda</h1></div>\n    <script type="application/json" id="pv-state">{"seed":1}</script></body></html>',
+    );
+  });
+
+  it('refuses a template without its markers (the page is then drawn in the browser)', () => {
+    expect(
+      parseTemplate('<html><head><title>x</title></head><body><div id="root"></div></body></html>'),
+    ).toBeUndefined();
+    expect(
+      parseTemplate(
+        '<html><head><!--app-head--><!--/app-head--></head><body><div id="app"></div></body></html>',
+      ),
+    ).toBeUndefined();
+  });
+});
+
+describe('a server render that fails', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    const web = ctx.config.webDistDir;
+    mkdirSync(path.join(web, '.ssr'), { recursive: true });
+    writeFileSync(
+      path.join(web, 'index.html'),
+      '<!doctype html><head><!--app-head--><title>Pixel Vault</title><!--/app-head--></head><body><div id="root"></div></body>',
+    );
+    writeFileSync(
+      path.join(web, SSR_ENTRY),
+      'export async function render() { throw new Error("the render broke"); }',
+    );
+  });
+  afterAll(() => ctx.close());
+
+  it('still answers the page, to be drawn in the browser, never a 500', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/shop/retro-games' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"></div>');
+  });
+});

@@ -1,0 +1,97 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** Where the server-side render of the web app is built, inside its dist (a dot directory: never served). */
+export const SSR_ENTRY = path.join('.ssr', 'entry-server.js');
+
+/** What apps/web/src/entry-server.tsx exports (the server does not import the web app's types). */
+export interface RenderRequest {
+  url: string;
+  origin: string;
+  fetch: typeof fetch;
+}
+export type RenderResult =
+  | { kind: 'page'; status: number; head: string; html: string; state: string }
+  | { kind: 'redirect'; status: 302; location: string };
+interface SsrModule {
+  render(request: RenderRequest): Promise<RenderResult | undefined>;
+}
+
+/** index.html cut at its markers: the head block to replace and the empty root element to fill. */
+export interface Template {
+  beforeHead: string;
+  /** From the end of the head block to the inside of `<div id="root">`. */
+  beforeRoot: string;
+  /** From the root element's end tag on. */
+  afterRoot: string;
+}
+
+const HEAD_BLOCK = /<!--app-head-->[\s\S]*?<!--\/app-head-->/;
+const ROOT_OPEN = '<div id="root">';
+const ROOT = `${ROOT_OPEN}</div>`;
+
+export function parseTemplate(html: string): Template | undefined {
+  const head = HEAD_BLOCK.exec(html);
+  const root = html.indexOf(ROOT);
+  if (!head || root < head.index) return undefined;
+  return {
+    beforeHead: html.slice(0, head.index),
+    beforeRoot: html.slice(head.index + head[0].length, root + ROOT_OPEN.length),
+    afterRoot: html.slice(root + ROOT_OPEN.length),
+  };
+}
+
+/** A rendered page in the template: its head tags, its markup in #root, its data right after it. */
+export function pageHtml(template: Template, page: Extract<RenderResult, { kind: 'page' }>): string {
+  const rest = template.afterRoot.slice('</div>'.length);
+  return `${template.beforeHead}${page.head}${template.beforeRoot}${page.html}</div>
+    <script type="application/json" id="pv-state">${page.state}</script>${rest}`;
+}
+
+interface Loaded {
+  template: Template | undefined;
+  ssr: SsrModule | undefined;
+}
+
+/**
+ * The built web app as the server uses it: index.html (as a template) and the render module. The web
+ * app may be built, or rebuilt, while the server runs: both are reloaded when index.html changes.
+ */
+export function createWebApp(webDistDir: string, log: { warn(obj: object, msg: string): void }) {
+  const indexFile = path.join(webDistDir, 'index.html');
+  const entryFile = path.join(webDistDir, SSR_ENTRY);
+  let loaded: Promise<Loaded> | undefined;
+  let loadedVersion = '';
+
+  async function load(version: string, hasEntry: boolean): Promise<Loaded> {
+    const template = parseTemplate(await readFile(indexFile, 'utf8'));
+    let ssr: SsrModule | undefined;
+    if (template && hasEntry) {
+      // A query per build: a rebuilt module is imported afresh, not from the module cache.
+      ssr = (await import(`${pathToFileURL(entryFile).href}?v=${encodeURIComponent(version)}`)) as SsrModule;
+    }
+    if (!ssr) log.warn({ webDistDir }, 'the web app has no server render: pages are drawn in the browser');
+    return { template, ssr };
+  }
+
+  /** The current build, or undefined when the web app is not built. */
+  return async function current(): Promise<Loaded | undefined> {
+    const [index, entry] = await Promise.all([
+      stat(indexFile).catch(() => undefined),
+      stat(entryFile).catch(() => undefined),
+    ]);
+    if (!index?.isFile()) return undefined;
+    const hasEntry = entry?.isFile() === true;
+    const version = `${index.mtimeMs}-${index.size}-${hasEntry ? entry.mtimeMs : 0}`;
+    if (!loaded || loadedVersion !== version) {
+      loadedVersion = version;
+      loaded = load(version, hasEntry);
+      loaded.catch(() => {
+        // A half-written build: try again on the next request.
+        if (loadedVersion === version) loadedVersion = '';
+      });
+    }
+    return loaded;
+  };
+}

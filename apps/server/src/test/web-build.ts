@@ -1,0 +1,34 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const webRoot = fileURLToPath(new URL('../../../web', import.meta.url));
+
+/**
+ * Builds the real web app (the browser bundle and the server render, as `npm run build` does) into a
+ * temporary directory, for tests of the pages the server renders. Takes a few seconds.
+ */
+export async function buildWebApp(): Promise<string> {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'pv-web-'));
+  const { build } = await import('vite');
+  const common = {
+    root: webRoot,
+    configFile: path.join(webRoot, 'vite.config.ts'),
+    mode: 'production',
+    logLevel: 'error' as const,
+  };
+  // As `npm run build` runs it: the test runner's NODE_ENV=test would make React's JSX the dev kind.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ ...common, build: { outDir, emptyOutDir: true } });
+    await build({
+      ...common,
+      build: { ssr: 'src/entry-server.tsx', outDir: path.join(outDir, '.ssr'), emptyOutDir: true },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  return outDir;
+}

@@ -1,0 +1,182 @@
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { Provider } from 'react-redux';
+import { StaticRouter, matchPath } from 'react-router';
+import { categoryLabel, isCategory, type Product } from '@pixel-vault/shared';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { AppRoutes } from './app/router';
+import { scriptJson, setFirstRenderSeed, type ServerState } from './app/ssrState';
+import { makeStore } from './app/store';
+import { catalogApi } from './features/catalog/api';
+import { categoryHeading, categoryQuery, pageParam } from './features/catalog/CategoryPage';
+import { HOME_QUERY } from './features/catalog/HomePage';
+import { SITE_NAME, SITE_TITLE } from './ui/useDocumentTitle';
+import { headTags, summary, type PageHead } from './ssr/head';
+
+export interface RenderRequest {
+  /** Path and query of the page asked for. */
+  url: string;
+  /** The shop's public origin (PUBLIC_URL, else the request's), for canonical and image URLs. */
+  origin: string;
+  /** Answers the page's API calls inside the server (the app itself, not the network). */
+  fetch: typeof fetch;
+}
+
+export type RenderResult =
+  | { kind: 'page'; status: number; head: string; html: string; state: string }
+  | { kind: 'redirect'; status: 302; location: string };
+
+/** Shown to search engines and link previews for the home page (and index.html's default). */
+export const SHOP_DESCRIPTION =
+  'Pixel Vault is an online shop for retro games, board games, puzzles and consoles — hand-picked, tested and shipped across the USA.';
+
+const CATEGORY_DESCRIPTIONS: Record<string, string> = {
+  'retro-games': 'Cartridges and discs for the consoles you grew up with',
+  'board-games': 'Family classics, strategy games and party games',
+  puzzles: 'Jigsaws, brain teasers and puzzle boxes',
+  consoles: 'Tested retro consoles, handhelds and controllers',
+};
+
+type Route =
+  | { page: 'home' }
+  | { page: 'category'; category: string; q: string; listPage: number }
+  | { page: 'product'; id: string };
+
+/** The catalogue routes of router.tsx that are rendered on the server; every other page is not. */
+function matchCatalogue(pathname: string, search: URLSearchParams): Route | undefined {
+  if (pathname === '/' || matchPath('/shop/home', pathname)) return { page: 'home' };
+  const product = matchPath('/shop/:category/product/:id', pathname);
+  if (product) return { page: 'product', id: product.params.id ?? '' };
+  const category = matchPath('/shop/:category', pathname);
+  if (category) {
+    return {
+      page: 'category',
+      category: category.params.category ?? '',
+      q: search.get('q') ?? '',
+      listPage: pageParam(search.get('page')),
+    };
+  }
+  return undefined;
+}
+
+const absolute = (origin: string, path: string) => new URL(path, `${origin}/`).href;
+
+function productHead(product: Product, origin: string): PageHead {
+  const url = absolute(origin, `/shop/${product.productCategory}/product/${product._id}`);
+  const images = product.productImage.map((src) => absolute(origin, src));
+  const price = product.productPrice.toFixed(2);
+  const description = summary(product.productDescription) || `${product.productName} at ${SITE_NAME}`;
+  return {
+    title: `${product.productName} — ${SITE_NAME}`,
+    description,
+    canonical: url,
+    image: images[0],
+    type: 'product',
+    og: { 'product:price:amount': price, 'product:price:currency': 'USD' },
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: product.productName,
+      description: product.productDescription,
+      image: images,
+      sku: product._id,
+      category: categoryLabel(product.productCategory),
+      offers: {
+        '@type': 'Offer',
+        url,
+        price,
+        priceCurrency: 'USD',
+        availability:
+          product.stockQuantity > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      },
+    },
+  };
+}
+
+/** The API's answer status of a failed call (404 for an unknown product, say). */
+function errorStatus(error: unknown): number {
+  const status = (error as FetchBaseQueryError | undefined)?.status;
+  return typeof status === 'number' ? status : 500;
+}
+
+/**
+ * Renders a catalogue page (home, a category, a product) with its data, for the first HTML answer;
+ * undefined for every other page (the browser draws those). The store is this request's own: its
+ * answers go to the browser in the page (app/ssrState.ts) and the browser hydrates the same markup.
+ */
+export async function render(request: RenderRequest): Promise<RenderResult | undefined> {
+  const url = new URL(request.url, 'http://pixel-vault.invalid');
+  const route = matchCatalogue(url.pathname, url.searchParams);
+  if (!route) return undefined;
+  // Spec section 2: an unknown category goes to the home page.
+  if (route.page === 'category' && !isCategory(route.category)) {
+    return { kind: 'redirect', status: 302, location: '/' };
+  }
+
+  const store = makeStore(undefined, { fetch: request.fetch });
+  const { origin } = request;
+  let status = 200;
+  let head: PageHead;
+  if (route.page === 'home') {
+    const { error } = await store.dispatch(catalogApi.endpoints.getProducts.initiate(HOME_QUERY));
+    if (error) status = errorStatus(error);
+    head = {
+      title: SITE_TITLE,
+      description: SHOP_DESCRIPTION,
+      canonical: absolute(origin, '/'),
+      type: 'website',
+    };
+  } else if (route.page === 'category' && isCategory(route.category)) {
+    const { category, q, listPage } = route;
+    const { error } = await store.dispatch(
+      catalogApi.endpoints.getProducts.initiate(categoryQuery(category, q, listPage)),
+    );
+    if (error) status = errorStatus(error);
+    const heading = categoryHeading(category);
+    head = {
+      title: `${heading} — ${SITE_NAME}`,
+      description: `${CATEGORY_DESCRIPTIONS[category] ?? heading}, at ${SITE_NAME}. Hand-picked, tested and shipped across the USA.`,
+      canonical: absolute(origin, `/shop/${category}${listPage > 1 ? `?page=${listPage}` : ''}`),
+      type: 'website',
+      // A search result is not a page of its own.
+      noindex: q !== '',
+    };
+  } else {
+    const id = route.page === 'product' ? route.id : '';
+    const { data, error } = await store.dispatch(catalogApi.endpoints.getProduct.initiate(id));
+    if (data) {
+      head = productHead(data, origin);
+    } else {
+      status = errorStatus(error);
+      // An id that is not one (400) is as unknown as one that was deleted.
+      if (status === 400) status = 404;
+      head = {
+        title: `Product not found — ${SITE_NAME}`,
+        description: SHOP_DESCRIPTION,
+        canonical: absolute(origin, url.pathname),
+        type: 'website',
+        noindex: true,
+      };
+    }
+  }
+
+  const seed = Math.floor(Math.random() * 2 ** 31);
+  setFirstRenderSeed(seed);
+  let html: string;
+  try {
+    html = renderToString(
+      <StrictMode>
+        <Provider store={store}>
+          <StaticRouter location={request.url}>
+            <AppRoutes />
+          </StaticRouter>
+        </Provider>
+      </StrictMode>,
+    );
+  } finally {
+    setFirstRenderSeed(undefined);
+  }
+  const { queries, mutations, provided } = store.getState().api;
+  const state: ServerState = { api: { queries, mutations, provided }, seed };
+  return { kind: 'page', status, head: headTags(head), html, state: scriptJson(state) };
+}
