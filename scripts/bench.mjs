@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: process.env }).status ?? 1;
 
 if (process.env.BENCH_SKIP_BUILD !== '1' && run('npm', ['run', 'build']) !== 0) process.exit(1);
-const failed = ['bench/run.ts', 'bench/checkout.ts', 'bench/login-flood.ts'].filter(
+const failed = ['bench/run.ts', 'bench/lighthouse.ts', 'bench/checkout.ts', 'bench/login-flood.ts'].filter(
   (file) => run('npx', ['tsx', file]) !== 0,
 );
 if (failed.length > 0) {
