@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoSeriousA11yViolations, uniqueEmail, watchConsole } from './helpers';
 
 test('register -> sign out -> log in, and logged-in users are sent away from /login and /register', async ({

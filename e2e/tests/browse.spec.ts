@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { expectNoSeriousA11yViolations, productsIn, watchConsole } from './helpers';
 
 test('browse -> search -> product -> cart, and the cart survives a reload', async ({ page, request }) => {

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { productsIn, uniqueEmail, watchConsole, type ApiProduct } from './helpers';

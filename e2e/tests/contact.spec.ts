@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expectNoSeriousA11yViolations, uniqueEmail } from './helpers';

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { productsIn, uniqueEmail, watchConsole } from './helpers';
 
 const ADDRESS = { address: '1 Arcade Way', city: 'Sacramento', postalCode: '95814', country: 'USA' };

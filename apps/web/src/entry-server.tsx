@@ -1,15 +1,15 @@
 import { StrictMode } from 'react';
-import { renderToString } from 'react-dom/server';
+import { prerenderToNodeStream } from 'react-dom/static';
 import { Provider } from 'react-redux';
 import { StaticRouter, matchPath } from 'react-router';
 import { categoryLabel, isCategory, type Product } from '@pixel-vault/shared';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { AppRoutes } from './app/router';
-import { scriptJson, setFirstRenderSeed, type ServerState } from './app/ssrState';
+import { AppRoutes, preloadPage } from './app/router';
+import { scriptJson, type ServerState } from './app/ssrState';
 import { makeStore } from './app/store';
 import { catalogApi } from './features/catalog/api';
 import { categoryHeading, categoryQuery, pageParam } from './features/catalog/CategoryPage';
-import { HOME_QUERY } from './features/catalog/HomePage';
+import { ServerFavourites, loadFavourites } from './features/catalog/favourites';
 import { SITE_NAME, SITE_TITLE } from './ui/useDocumentTitle';
 import { headTags, summary, type PageHead } from './ssr/head';
 
@@ -114,12 +114,18 @@ export async function render(request: RenderRequest): Promise<RenderResult | und
   }
 
   const store = makeStore(undefined, { fetch: request.fetch });
+  await preloadPage(url.pathname);
   const { origin } = request;
   let status = 200;
   let head: PageHead;
+  let favourites: Product[] | undefined;
   if (route.page === 'home') {
-    const { error } = await store.dispatch(catalogApi.endpoints.getProducts.initiate(HOME_QUERY));
-    if (error) status = errorStatus(error);
+    try {
+      favourites = await loadFavourites(request.fetch, 'http://pixel-vault.invalid');
+    } catch (error) {
+      // The page still renders (the browser tries again); the status says what went wrong.
+      status = errorStatus(error);
+    }
     head = {
       title: SITE_TITLE,
       description: SHOP_DESCRIPTION,
@@ -160,23 +166,26 @@ export async function render(request: RenderRequest): Promise<RenderResult | und
     }
   }
 
-  const seed = Math.floor(Math.random() * 2 ** 31);
-  setFirstRenderSeed(seed);
-  let html: string;
-  try {
-    html = renderToString(
-      <StrictMode>
-        <Provider store={store}>
+  const { prelude } = await prerenderToNodeStream(
+    <StrictMode>
+      <Provider store={store}>
+        <ServerFavourites value={favourites}>
           <StaticRouter location={request.url}>
             <AppRoutes />
           </StaticRouter>
-        </Provider>
-      </StrictMode>,
-    );
-  } finally {
-    setFirstRenderSeed(undefined);
-  }
-  const { queries, mutations, provided } = store.getState().api;
-  const state: ServerState = { api: { queries, mutations, provided }, seed };
+        </ServerFavourites>
+      </Provider>
+    </StrictMode>,
+    // Every boundary in place in the one HTML answer: no fallback now and content later (that would take
+    // inline scripts, which the page's CSP refuses).
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
+  );
+  let html = '';
+  for await (const chunk of prelude) html += String(chunk);
+  const api = route.page === 'home' ? undefined : store.getState().api;
+  const state: ServerState = {
+    ...(api && { api: { queries: api.queries, mutations: api.mutations, provided: api.provided } }),
+    ...(favourites && { favourites }),
+  };
   return { kind: 'page', status, head: headTags(head), html, state: scriptJson(state) };
 }

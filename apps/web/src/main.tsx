@@ -1,12 +1,13 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
 import '@fontsource/press-start-2p/latin-400.css';
 import './index.css';
-import { AppRoutes } from './app/router';
+import { AppRoutes, preloadPage } from './app/router';
 import { restoring } from './app/sessionSlice';
-import { SSR_STATE_ID, serverAnswers, setFirstRenderSeed, type ServerState } from './app/ssrState';
+import { SSR_STATE_ID, serverAnswers, type ServerState } from './app/ssrState';
+import { handOverFavourites } from './features/catalog/favourites';
 import { makeStore, type AppStore, type RootState } from './app/store';
 
 const root = document.getElementById('root');
@@ -16,6 +17,14 @@ if (!root) throw new Error('No #root element in index.html');
 const startPersistence = (store: AppStore) =>
   import('./app/persist').then((persist) => persist.startPersistence(store));
 
+/** Marks the document once React has drawn or hydrated it: the page now reacts (tests wait for it). */
+function Ready() {
+  useEffect(() => {
+    document.documentElement.dataset.ready = '';
+  }, []);
+  return null;
+}
+
 function App({ store, serverState }: { store: AppStore; serverState?: RootState }) {
   return (
     <StrictMode>
@@ -23,26 +32,42 @@ function App({ store, serverState }: { store: AppStore; serverState?: RootState 
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>
+        <Ready />
       </Provider>
     </StrictMode>
   );
 }
 
-const stateElement = document.getElementById(SSR_STATE_ID);
-if (stateElement?.textContent) {
-  // A catalogue page rendered on the server: hydrate it at once with the server's answers; the stored
-  // user and cart are read back right after (the header then shows them).
-  const server = JSON.parse(stateElement.textContent) as ServerState;
+/**
+ * A page rendered on the server: hydrate it with the server's answers; the stored user and cart are
+ * read back right after (the header then shows them). The page's own code comes first (a catalogue
+ * page's, with the data layer, which takes the server's answers), so that hydration is one pass.
+ * Not awaited at the module's top level: the chunks it loads import this module's chunk, and a top-level
+ * await would have them wait for each other for ever.
+ */
+async function hydrate(container: HTMLElement, server: ServerState) {
   const store = makeStore();
   store.dispatch(restoring());
-  store.dispatch(serverAnswers(server.api));
-  setFirstRenderSeed(server.seed);
-  hydrateRoot(root, <App store={store} serverState={store.getState()} />);
+  const [, dataLayer] = await Promise.all([
+    preloadPage(location.pathname),
+    server.api ? import('./app/api') : undefined,
+  ]);
+  if (dataLayer && server.api) store.dispatch(serverAnswers(server.api));
+  handOverFavourites(server.favourites);
+  hydrateRoot(container, <App store={store} serverState={store.getState()} />);
   void startPersistence(store);
-} else {
-  // Every other page is drawn in the browser, once the stored user and cart are back.
-  const store = makeStore();
-  void startPersistence(store)
-    .catch((error: unknown) => console.error('Could not restore the stored session', error))
-    .then(() => createRoot(root).render(<App store={store} />));
 }
+
+/** Every other page is drawn in the browser, once the stored user and cart are back. */
+async function draw(container: HTMLElement) {
+  const store = makeStore();
+  await startPersistence(store).catch((error: unknown) =>
+    console.error('Could not restore the stored session', error),
+  );
+  createRoot(container).render(<App store={store} />);
+}
+
+const stateElement = document.getElementById(SSR_STATE_ID);
+void (stateElement?.textContent
+  ? hydrate(root, JSON.parse(stateElement.textContent) as ServerState)
+  : draw(root));

@@ -6,14 +6,13 @@ import {
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
 import { isNotAuthorizedMessage } from '@pixel-vault/shared';
+import type { Middleware } from '@reduxjs/toolkit';
 import { logout, type AuthState } from '../features/account/authSlice';
+import { API_REDUCER_PATH, type StoreExtra } from './apiCommon';
 import { isServerAnswers } from './ssrState';
+import { dynamicMiddleware, injectReducer } from './store';
 
-/** What the data layer's thunks receive (the store's thunk extra argument). */
-export interface StoreExtra {
-  /** The server's render answers API calls in-process instead of over the network. */
-  fetch?: typeof fetch;
-}
+export { errorMessage, listParams, type ListArgs, type StoreExtra } from './apiCommon';
 
 function makeBaseQuery(baseUrl: string, fetchFn?: typeof fetch) {
   return fetchBaseQuery({
@@ -57,7 +56,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> =
 
 /** Base RTK Query slice; every feature adds its endpoints with `api.injectEndpoints` in its own api.ts. */
 export const api = createApi({
-  reducerPath: 'api',
+  reducerPath: API_REDUCER_PATH,
   baseQuery,
   // A page rendered on the server hands its answers over (app/ssrState.ts): no second fetch. Only its
   // queries, mutations and provided tags are read back, which is what the server sends.
@@ -66,36 +65,14 @@ export const api = createApi({
   endpoints: () => ({}),
 });
 
-/** A searchable, paged list call: what every list page of this app sends. */
-export interface ListArgs {
-  /** Search text, matched by the server. */
-  q?: string;
-  page?: number;
-  limit?: number;
-}
+/** After a logout (asked for, or forced by 'Not authorized!'), forget what belonged to that user. */
+const resetOnLogout: Middleware = (store) => (next) => (action) => {
+  const result = next(action);
+  if (logout.match(action)) store.dispatch(api.util.resetApiState());
+  return result;
+};
 
-/**
- * Query string without empty values, so `{ q: '' }` and `{}` share one cache entry. It always names
- * a page: without one the server answers the spec's plain array of every item (docs/decisions/003),
- * and this app shows pages.
- */
-export function listParams({ q, page, limit }: ListArgs): Record<string, string | number> {
-  const params: Record<string, string | number> = {};
-  const term = q?.trim();
-  if (term) params.q = term;
-  params.page = page && page > 1 ? page : 1;
-  if (limit) params.limit = limit;
-  return params;
-}
-
-/** Spec section 8: the displayed error is the server's message, else the client's network error message. */
-export function errorMessage(error: unknown): string {
-  if (!error || typeof error !== 'object') return 'Something went wrong';
-  const e = error as { data?: unknown; error?: unknown; message?: unknown; status?: unknown };
-  if (e.data && typeof e.data === 'object' && typeof (e.data as { message?: unknown }).message === 'string') {
-    return (e.data as { message: string }).message;
-  }
-  if (typeof e.error === 'string') return e.error;
-  if (typeof e.message === 'string') return e.message;
-  return 'Something went wrong';
-}
+// The data layer joins the store when a page first needs it (store.ts): the home page's first
+// download does without it.
+injectReducer(api);
+dynamicMiddleware.addMiddleware(api.middleware, resetOnLogout);

@@ -3,7 +3,7 @@ import { persistReducer, persistStore, type PersistConfig, type Persistor } from
 // STACK.md: `redux-persist/lib/storage` breaks the production build; the ES build works.
 import storage from 'redux-persist/es/storage';
 import { PERSIST_KEY, PERSIST_TIMEOUT_MS, PERSIST_VERSION } from '@pixel-vault/shared';
-import { api } from './api';
+import { API_REDUCER_PATH } from './apiCommon';
 import { cartPanelSlice } from '../features/cart/cartPanelSlice';
 import { restored, restoring, sessionSlice } from './sessionSlice';
 import { rootReducer, type AppStore, type RootState } from './store';
@@ -16,7 +16,7 @@ export const persistConfig: PersistConfig<RootState> = {
   storage,
   // Server data is cached by RTK Query and refetched; only what the user owns is persisted.
   // Whether the cart panel is open is UI state: a refresh must not reopen it; nor is the session flag.
-  blacklist: [api.reducerPath, cartPanelSlice.name, sessionSlice.name],
+  blacklist: [API_REDUCER_PATH, cartPanelSlice.reducerPath, sessionSlice.reducerPath],
 };
 
 /**
@@ -25,7 +25,9 @@ export const persistConfig: PersistConfig<RootState> = {
  */
 export function startPersistence(store: AppStore): Promise<Persistor> {
   store.dispatch(restoring());
-  store.replaceReducer(persistReducer(persistConfig, rootReducer) as unknown as Reducer<RootState>);
+  // The store's state gains `_persist` (redux-persist's bookkeeping), which the app's code never reads.
+  const persisted = persistReducer(persistConfig, rootReducer as Reducer<RootState>);
+  store.replaceReducer(persisted as unknown as Reducer<RootState>);
   return new Promise((resolve) => {
     const persistor = persistStore(store, null, () => {
       store.dispatch(restored());

@@ -1,15 +1,41 @@
-import { lazy, useLayoutEffect, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { lazy, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
+import { Navigate, Route, Routes, matchPath, useLocation } from 'react-router';
 import { HomePage } from '../features/catalog/HomePage';
-import { CategoryRoute } from '../features/catalog/CategoryPage';
-import { ProductPage } from '../features/catalog/ProductPage';
 import { Spinner } from '../ui/Spinner';
 import { SITE_NAME } from '../ui/useDocumentTitle';
 import { selectSessionRestored } from './sessionSlice';
 import { useAppSelector } from './hooks';
 import { Layout } from './layout/Layout';
 
-// Home and the catalogue are in the first download; every other screen loads when it is visited.
+// Home is in the first download; every other screen loads when it is visited. The catalogue pages come
+// rendered by the server and are hydrated once their code (and the data layer) has arrived.
+const CategoryRoute = lazyPage(() => import('../features/catalog/CategoryPage').then((m) => m.CategoryRoute));
+const ProductPage = lazyPage(() => import('../features/catalog/ProductPage').then((m) => m.ProductPage));
+
+/**
+ * A page whose code loads on demand, and which can be loaded ahead: once loaded it renders at once, with
+ * no Suspense pass. The browser loads the page it is about to hydrate first, so that hydration is one
+ * pass and the page reacts as soon as it is hydrated.
+ */
+function lazyPage(load: () => Promise<ComponentType>) {
+  let Loaded: ComponentType | undefined;
+  const preload = () =>
+    load().then((component) => {
+      Loaded = component;
+      return component;
+    });
+  const Lazy = lazy(() => preload().then((component) => ({ default: component })));
+  const Page = () => (Loaded ? <Loaded /> : <Lazy />);
+  return Object.assign(Page, { preload });
+}
+
+/** Loads the code of the catalogue page at `pathname`, if it is one that loads on demand. */
+export function preloadPage(pathname: string): Promise<unknown> {
+  if (matchPath('/shop/:category/product/:id', pathname)) return ProductPage.preload();
+  if (matchPath('/shop/home', pathname)) return Promise.resolve();
+  if (matchPath('/shop/:category', pathname)) return CategoryRoute.preload();
+  return Promise.resolve();
+}
 const CartPage = lazy(() => import('../features/cart/CartPage'));
 const PlaceOrderPage = lazy(() => import('../features/checkout/PlaceOrderPage'));
 const OrderConfirmationPage = lazy(() => import('../features/orders/OrderConfirmationPage'));

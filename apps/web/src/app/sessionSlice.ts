@@ -21,7 +21,10 @@ export const sessionSlice = createSlice({
       state.restored = true;
     },
   },
+  selectors: {
+    selectSessionRestored: (state) => state.restored,
+  },
 });
 
 export const { restoring, restored } = sessionSlice.actions;
-export const selectSessionRestored = (state: { session: SessionState }) => state.session.restored;
+export const { selectSessionRestored } = sessionSlice.selectors;

@@ -98,6 +98,9 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(root).toMatch(/<img[^>]+fetchPriority="high"/);
     // The data the browser hydrates with.
     expect(html).toContain('<script type="application/json" id="pv-state">');
+    // The stylesheet is in the page (no second request before the first paint).
+    expect(html).not.toContain('rel="stylesheet"');
+    expect(html).toMatch(/<style>[^<]*\.pixel-heading\{/);
   });
 
   it('says a sold-out product is out of stock, and canonicalises a product reached through another category', async () => {
@@ -115,9 +118,14 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(res.body).not.toContain('<script>alert(1)');
     expect(res.body).not.toContain('<img src=x');
     expect(res.body).not.toContain('<b>bold</b>');
-    // Exactly the page's own script elements: the app, the JSON-LD and the hydration data.
-    const scripts = res.body.match(/<script[\s>]/g) ?? [];
-    expect(scripts).toHaveLength(3);
+    // Only the page's own script elements: the app's modules, the JSON-LD and the hydration data.
+    const scripts = res.body.match(/<script[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThanOrEqual(3);
+    for (const tag of scripts) {
+      expect(tag).toMatch(
+        /^<script (type="module" crossorigin src="\/assets\/[\w-]+\.js"|type="application\/ld\+json"|type="application\/json" id="pv-state")>$/,
+      );
+    }
     const [product] = jsonLd(res.body);
     expect(product!.name).toBe('Evil </script><script>alert(1)</script> "quoted" & <b>bold</b>');
     expect(res.body).toContain(
@@ -185,6 +193,7 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(cart.statusCode).toBe(200);
     expect(cart.body).toContain('<div id="root"></div>');
     expect(cart.body).not.toContain('pv-state');
+    expect(cart.body).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/[\w-]+\.css">/);
     // A dot directory is never served: the path is just another page, answered with the app.
     const module = await ctx.app.inject({ method: 'GET', url: `/${SSR_ENTRY}` });
     expect(module.body).toBe(cart.body);

@@ -52,7 +52,7 @@ describe('Header', () => {
     const user = userEvent.setup();
     renderHeader({ user: makeUser({ name: 'Ada Lovelace' }) });
     expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
-    const button = screen.getByRole('button', { name: /Ada Lovelace/ });
+    const button = await screen.findByRole('button', { name: /Ada Lovelace/ });
     expect(button).toHaveAttribute('aria-expanded', 'false');
     await user.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
@@ -64,14 +64,14 @@ describe('Header', () => {
   it('shows Admin Portal to an admin', async () => {
     const user = userEvent.setup();
     renderHeader({ user: makeUser({ name: 'Root', isAdmin: true }) });
-    await user.click(screen.getByRole('button', { name: /Root/ }));
+    await user.click(await screen.findByRole('button', { name: /Root/ }));
     expect(screen.getByRole('link', { name: 'Admin Portal' })).toHaveAttribute('href', '/admin/dashboard');
   });
 
   it('closes the account menu on Escape (focus back on its button) and on an outside click', async () => {
     const user = userEvent.setup();
     renderHeader({ user: makeUser() });
-    const button = screen.getByRole('button', { name: /Ada/ });
+    const button = await screen.findByRole('button', { name: /Ada/ });
     await user.click(button);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('link', { name: 'My Orders' })).not.toBeInTheDocument();
@@ -84,7 +84,7 @@ describe('Header', () => {
   it('signs out: forgets the user and goes to /', async () => {
     const user = userEvent.setup();
     const { store } = renderHeader({ user: makeUser() });
-    await user.click(screen.getByRole('button', { name: /Ada/ }));
+    await user.click(await screen.findByRole('button', { name: /Ada/ }));
     await user.click(screen.getByRole('button', { name: 'Sign Out' }));
     expect(store.getState().auth.userInfo).toBeNull();
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);

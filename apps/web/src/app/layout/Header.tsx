@@ -1,8 +1,7 @@
-import { useId, useRef, useState } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router';
+import { Suspense, lazy, useId, useRef, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
 import { NAV_CATEGORIES, navSlug } from '@pixel-vault/shared';
 import { useAppDispatch, useAppSelector } from '../hooks';
-import { logoutAndReset } from '../store';
 import { openCart } from '../../features/cart/cartPanelSlice';
 import { selectCartCount } from '../../features/cart/cartSlice';
 import { Logo } from '../../ui/Logo';
@@ -34,67 +33,11 @@ function CartIcon() {
   );
 }
 
-function AccountMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuId = useId();
-  useDismiss(rootRef, open, (reason) => {
-    setOpen(false);
-    if (reason === 'escape') buttonRef.current?.focus();
-  });
+const AccountMenu = lazy(() => import('./AccountMenu'));
 
-  function signOut() {
-    setOpen(false);
-    logoutAndReset(dispatch);
-    void navigate('/');
-  }
-
-  return (
-    <div ref={rootRef} className="relative">
-      <button
-        ref={buttonRef}
-        type="button"
-        aria-expanded={open}
-        aria-controls={menuId}
-        onClick={() => setOpen((o) => !o)}
-        className="flex max-w-[10rem] items-center gap-2 px-2 py-2 font-semibold text-zinc-100 hover:text-lime-200 sm:max-w-[14rem]"
-      >
-        <span className="truncate">{name}</span>
-        <span aria-hidden="true" className={`text-xs transition-transform ${open ? 'rotate-180' : ''}`}>
-          ▼
-        </span>
-      </button>
-      {open && (
-        <ul
-          id={menuId}
-          className="absolute right-0 z-50 mt-2 w-48 border-4 border-lime-400 bg-zinc-950 py-1 shadow-xl"
-          aria-label="Account"
-        >
-          <li>
-            <Link to="/order-history" className="menu-item" onClick={() => setOpen(false)}>
-              My Orders
-            </Link>
-          </li>
-          {isAdmin && (
-            <li>
-              <Link to="/admin/dashboard" className="menu-item" onClick={() => setOpen(false)}>
-                Admin Portal
-              </Link>
-            </li>
-          )}
-          <li>
-            <button type="button" className="menu-item w-full text-left" onClick={signOut}>
-              Sign Out
-            </button>
-          </li>
-        </ul>
-      )}
-    </div>
-  );
-}
+/** Classes of the account button, shared with its stand-in while the menu's code loads. */
+export const ACCOUNT_BUTTON_CLASS =
+  'flex max-w-[10rem] items-center gap-2 px-2 py-2 font-semibold text-zinc-100 hover:text-lime-200 sm:max-w-[14rem]';
 
 /** Site header (spec section 2): brand, categories, account menu or Login, cart button with badge. */
 export function Header() {
@@ -179,7 +122,16 @@ export function Header() {
 
         <div className="ml-auto flex items-center gap-1 sm:gap-3 md:ml-0">
           {userInfo ? (
-            <AccountMenu name={userInfo.name} isAdmin={userInfo.isAdmin} />
+            // Only a logged-in visitor needs the menu's code: it loads when they come back.
+            <Suspense
+              fallback={
+                <span className={ACCOUNT_BUTTON_CLASS}>
+                  <span className="truncate">{userInfo.name}</span>
+                </span>
+              }
+            >
+              <AccountMenu name={userInfo.name} isAdmin={userInfo.isAdmin} />
+            </Suspense>
           ) : (
             <NavLink to="/login" className={navClass}>
               Login

@@ -16,7 +16,7 @@ export const authSlice = createSlice({
     setCredentials(state, action: PayloadAction<UserInfo>) {
       state.userInfo = action.payload;
     },
-    /** Clears the stored userInfo; the api slice listens to this to drop cached private data. */
+    /** Clears the stored userInfo; the data layer listens to this to drop cached private data (app/api.ts). */
     logout(state) {
       state.userInfo = null;
     },

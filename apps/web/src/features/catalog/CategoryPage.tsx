@@ -1,12 +1,18 @@
 import { useEffect, useId, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import { NAV_CATEGORIES, categoryLabel, isCategory, navSlug, type Category } from '@pixel-vault/shared';
+import {
+  HOME_FAVOURITES,
+  NAV_CATEGORIES,
+  categoryLabel,
+  isCategory,
+  navSlug,
+  type Category,
+} from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
-import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useGetProductsQuery } from './api';
-import { ProductCard } from './ProductCard';
+import { ProductCard, ProductGridSkeleton } from './ProductCard';
 
 export const CATEGORY_PAGE_SIZE = 24;
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -97,7 +103,7 @@ export function CategoryPage({ category }: { category: Category }) {
       {error ? (
         <ErrorLine message={errorMessage(error)} />
       ) : !data ? (
-        <Spinner label="Loading products" />
+        <ProductGridSkeleton count={HOME_FAVOURITES} />
       ) : data.products.length === 0 ? (
         <p className="py-12 text-center text-lg text-zinc-300">No products found</p>
       ) : (

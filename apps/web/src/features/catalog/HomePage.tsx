@@ -1,20 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { HOME_FAVOURITES } from '@pixel-vault/shared';
-import { errorMessage } from '../../app/api';
-import { drawSeed, setFirstRenderSeed } from '../../app/ssrState';
 import { ErrorLine } from '../../ui/ErrorLine';
-import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { useGetProductsQuery } from './api';
+import { useFavourites } from './favourites';
 import { PixelSprite } from './PixelSprite';
-import { ProductCard } from './ProductCard';
-import { pickRandom } from './random';
-
-/** Enough to draw favourites from the whole catalogue (the API's maximum page size). */
-const FAVOURITES_POOL = 100;
-/** The home page's one call; the server's render makes the same one (entry-server.tsx). */
-export const HOME_QUERY = { limit: FAVOURITES_POOL } as const;
+import { ProductCard, ProductGridSkeleton } from './ProductCard';
 
 function Hero() {
   return (
@@ -44,24 +34,16 @@ function Hero() {
 }
 
 function Favourites() {
-  const { data, error, isLoading } = useGetProductsQuery(HOME_QUERY, { refetchOnMountOrArgChange: 30 });
-  // One draw per visit to the page: a refetch must not reshuffle the grid under the shopper. Right
-  // after a server render, the server's draw (drawSeed), so hydration finds the same cards.
-  const [seed] = useState(drawSeed);
-  useEffect(() => setFirstRenderSeed(undefined), []);
-  const favourites = useMemo(
-    () => pickRandom(data?.products ?? [], HOME_FAVOURITES, seed),
-    [data?.products, seed],
-  );
+  const { favourites, error } = useFavourites();
   return (
     <section aria-labelledby="favourites-title" className="mx-auto max-w-6xl px-4 py-12">
       <h2 id="favourites-title" className="pixel-heading mb-8 text-center text-lg text-cyan-300 sm:text-2xl">
         A few of our Favorites
       </h2>
       {error ? (
-        <ErrorLine message={errorMessage(error)} />
-      ) : isLoading ? (
-        <Spinner label="Loading products" />
+        <ErrorLine message={error} />
+      ) : !favourites ? (
+        <ProductGridSkeleton count={HOME_FAVOURITES} />
       ) : favourites.length === 0 ? (
         <p className="text-center text-zinc-300">No products found</p>
       ) : (
@@ -77,7 +59,10 @@ function Favourites() {
   );
 }
 
-/** Home (spec section 2): hero with 'Shop Now', then six random favourites loaded on entry. */
+/**
+ * Home (spec section 2): hero with 'Shop Now', then six random favourites loaded on entry. It uses no
+ * data layer (favourites.ts), so its first download carries none.
+ */
 export function HomePage() {
   useDocumentTitle();
   return (

@@ -82,3 +82,23 @@ export function ProductCard({ product, priority = false }: { product: Product; p
     </Link>
   );
 }
+
+/**
+ * Where a grid of cards will be, while it loads: the same grid of the same card boxes (image square,
+ * two lines of name, the price), so nothing moves when the cards arrive (issue 10: layout shift).
+ */
+export function ProductGridSkeleton({ count }: { count: number }) {
+  return (
+    <div role="status" aria-label="Loading products">
+      <ul aria-hidden="true" className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {Array.from({ length: count }, (_, i) => (
+          <li key={i} className="flex flex-col border-4 border-zinc-800 bg-zinc-900 p-3">
+            <div className="mb-3 aspect-square animate-pulse bg-zinc-950 motion-reduce:animate-none" />
+            <div className="mb-2 h-12 bg-zinc-800/60" />
+            <div className="h-7 w-20 bg-zinc-800/60" />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

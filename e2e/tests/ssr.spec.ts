@@ -1,0 +1,95 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { productsIn, watchConsole } from './helpers';
+
+/** React has hydrated the page: its links navigate inside the app (no new document is loaded). */
+async function expectHydrated(page: Page, linkName: string | RegExp, url: RegExp) {
+  await page.evaluate(() => {
+    (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+  });
+  await page.getByRole('link', { name: linkName }).first().click();
+  await expect(page).toHaveURL(url);
+  const same = await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument);
+  expect(same, 'the link was followed by the app, not by a page load').toBe(true);
+}
+
+test('catalogue pages arrive rendered and hydrate without a console error', async ({ page, request }) => {
+  const product = (await productsIn(request, 'consoles')).find((p) => p.stockQuantity > 0);
+  expect(product, 'a console in stock').toBeTruthy();
+  const productUrl = `/shop/consoles/product/${product!._id}`;
+
+  // What a search engine or a link preview reads, without running JavaScript.
+  const html = await (await request.get(productUrl)).text();
+  expect(html).toContain(`<title>${product!.productName.replace(/&/g, '&amp;')} — Pixel Vault</title>`);
+  const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!) as {
+    offers: { price: string; availability: string };
+  };
+  expect(ld.offers.price).toBe(product!.productPrice.toFixed(2));
+  expect(ld.offers.availability).toBe(
+    product!.stockQuantity > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+  );
+
+  const errors = watchConsole(page);
+  for (const [path, heading] of [
+    ['/', 'Level up your collection'],
+    ['/shop/retro-games', 'Retro Games'],
+    [productUrl, product!.productName],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  }
+  // The product page's Add to Cart works once hydrated: the cart opens with the item.
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('dialog')).toContainText(product!.productName);
+  await page.keyboard.press('Escape');
+  await expectHydrated(page, 'Retro Games', /\/shop\/retro-games$/);
+  expect(errors).toEqual([]);
+});
+
+test('the pages read without JavaScript: content, prices and links are in the HTML', async ({
+  browser,
+  request,
+}) => {
+  const [game] = await productsIn(request, 'retro-games');
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/shop/retro-games');
+  await expect(page.getByRole('heading', { level: 1, name: 'Retro Games' })).toBeVisible();
+  const card = page.locator(`a[href="/shop/retro-games/product/${game!._id}"]`);
+  await expect(card).toContainText(`$${game!.productPrice.toFixed(2)}`);
+  await card.click();
+  await expect(page.getByRole('heading', { level: 1, name: game!.productName })).toBeVisible();
+  await expect(page.getByText(new RegExp(`In stock:?\\s*${game!.stockQuantity}`))).toBeVisible();
+  await context.close();
+});
+
+test('an unknown product is a real 404 page that search engines leave out', async ({ page }) => {
+  const errors = watchConsole(page);
+  const response = await page.goto('/shop/puzzles/product/00000000-0000-4000-8000-000000000000');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'Product not found' })).toBeVisible();
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+  await expectHydrated(page, 'Back to the shop', /\/$/);
+  // The browser reports the document's own 404 status; nothing else.
+  expect(errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
+});
+
+test('robots.txt keeps private pages out and points to the sitemap, which lists every product', async ({
+  request,
+  baseURL,
+}) => {
+  const robots = await (await request.get('/robots.txt')).text();
+  for (const path of ['/admin', '/place-order', '/order', '/account'])
+    expect(robots).toContain(`Disallow: ${path}`);
+  expect(robots).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
+  const sitemap = await (await request.get('/sitemap.xml')).text();
+  const products = [
+    ...(await productsIn(request, 'retro-games')),
+    ...(await productsIn(request, 'board-games')),
+    ...(await productsIn(request, 'puzzles')),
+    ...(await productsIn(request, 'consoles')),
+  ];
+  for (const p of products) {
+    expect(sitemap).toContain(`<loc>${baseURL}/shop/${p.productCategory}/product/${p._id}</loc>`);
+  }
+});
