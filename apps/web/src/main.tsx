@@ -1,4 +1,4 @@
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
@@ -54,7 +54,11 @@ async function hydrate(container: HTMLElement, server: ServerState) {
   ]);
   if (dataLayer && server.api) store.dispatch(serverAnswers(server.api));
   handOverFavourites(server.favourites);
-  hydrateRoot(container, <App store={store} serverState={store.getState()} />);
+  // As a transition, hydration yields to the browser every few milliseconds instead of holding the
+  // main thread for the whole page (a phone's "total blocking time", issue 10).
+  startTransition(() => {
+    hydrateRoot(container, <App store={store} serverState={store.getState()} />);
+  });
   void startPersistence(store);
 }
 

@@ -115,7 +115,7 @@ export function CategoryPage({ category }: { category: Category }) {
           >
             {data.products.map((product, index) => (
               <li key={product._id}>
-                <ProductCard product={product} priority={index === 0} />
+                <ProductCard product={product} priority={index === 0} headingLevel={2} />
               </li>
             ))}
           </ul>

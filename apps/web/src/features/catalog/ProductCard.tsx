@@ -28,7 +28,17 @@ export function tiltFor(x: number, y: number, width: number, height: number) {
  * Category grid card (spec section 2): first image, name, price; the whole card links to the product.
  * `priority` for the first card of a page: its image is fetched at once and first, the others lazily.
  */
-export function ProductCard({ product, priority = false }: { product: Product; priority?: boolean }) {
+export function ProductCard({
+  product,
+  priority = false,
+  headingLevel = 3,
+}: {
+  product: Product;
+  priority?: boolean;
+  /** The card's name is a heading one level below the section's (h2 under the category's h1). */
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const cardRef = useRef<HTMLAnchorElement>(null);
   const image = product.productImage[0];
 
@@ -75,9 +85,9 @@ export function ProductCard({ product, priority = false }: { product: Product; p
           <div role="img" aria-label={product.productName} className="no-image h-full w-full" />
         )}
       </div>
-      <h3 className="mb-2 line-clamp-2 font-semibold text-zinc-100 group-hover:text-lime-200">
+      <Heading className="mb-2 line-clamp-2 font-semibold text-zinc-100 group-hover:text-lime-200">
         {product.productName}
-      </h3>
+      </Heading>
       <Price value={product.productPrice} className="mt-auto text-lg font-bold text-lime-300" />
     </Link>
   );
