@@ -9,11 +9,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * demand, instead of once per request.
  */
 export interface CachedAnswer {
-  readonly json: string;
+  /**
+   * The JSON as UTF-8 bytes, encoded once. A string body would be encoded again on every send (and
+   * measured again for its Content-Length): for the 47 kB list that was the largest single cost of
+   * a request (issue 10).
+   */
+  readonly body: Buffer;
   readonly etag: string;
   /** Filled on first demand by sendCachedAnswer. */
   encoded: { gzip?: Buffer; br?: Buffer };
 }
+
+/** A cache hit as it is; a miss (or a refill after the TTL) while it is being made. */
+export type MaybeAnswer = CachedAnswer | Promise<CachedAnswer>;
 
 /** Below this, compressing costs more than it saves (the same threshold as the app's compression). */
 export const COMPRESS_THRESHOLD = 1024;
@@ -25,10 +33,11 @@ type Encoding = (typeof ENCODINGS)[number];
  * with nothing changed), its compressed forms are kept rather than made again.
  */
 export function cachedAnswer(json: string, previous?: CachedAnswer): CachedAnswer {
-  if (previous && previous.json === json) return previous;
+  const body = Buffer.from(json);
+  if (previous && previous.body.equals(body)) return previous;
   // Weak: the gzip, brotli and plain forms are the same answer (RFC 9110 section 8.8.1).
-  const etag = `W/"${createHash('sha1').update(json).digest('base64url')}"`;
-  return { json, etag, encoded: {} };
+  const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  return { body, etag, encoded: {} };
 }
 
 function encode(answer: CachedAnswer, encoding: Encoding): Buffer {
@@ -37,8 +46,8 @@ function encode(answer: CachedAnswer, encoding: Encoding): Buffer {
     body =
       encoding === 'br'
         ? // Quality 5: most of brotli's gain at a fraction of its top setting's time.
-          brotliCompressSync(answer.json, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
-        : gzipSync(answer.json, { level: 6 });
+          brotliCompressSync(answer.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+        : gzipSync(answer.body, { level: 6 });
     answer.encoded[encoding] = body;
   }
   return body;
@@ -58,9 +67,21 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 /**
  * Sends a cached answer with its ETag, a 304 when the client already holds it, and a precompressed
  * body when the client accepts one. The route must opt out of the app's per-request compression
- * (`compress: false`).
+ * (`compress: false`). Used as the route's whole handler: a cache hit is sent at once, with no promise
+ * and nothing returned for fastify to wait on; a miss returns the promise of the send, whose failure
+ * (a 404, a database error) goes to the error handler.
  */
-export function sendCachedAnswer(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
+export function sendCachedAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: MaybeAnswer,
+): Promise<void> | undefined {
+  if (answer instanceof Promise) return answer.then((ready) => send(request, reply, ready));
+  send(request, reply, answer);
+  return undefined;
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): void {
   // Added to what is there: with CORS the answer also varies by Origin (set by @fastify/cors).
   const vary = reply.getHeader('vary');
   reply
@@ -68,12 +89,18 @@ export function sendCachedAnswer(request: FastifyRequest, reply: FastifyReply, a
     // Browsers and shared caches may keep it, but must ask again (a 304 is cheap) before using it.
     .header('cache-control', 'no-cache')
     .header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
-  if (matches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+  if (matches(request.headers['if-none-match'], answer.etag)) {
+    reply.code(304).send();
+    return;
+  }
   reply.type('application/json; charset=utf-8');
   const accepted = request.headers['accept-encoding'];
-  if (accepted && answer.json.length >= COMPRESS_THRESHOLD) {
+  if (accepted && answer.body.length >= COMPRESS_THRESHOLD) {
     const encoding = negotiate(accepted, [...ENCODINGS]) as Encoding | null;
-    if (encoding) return reply.header('content-encoding', encoding).send(encode(answer, encoding));
+    if (encoding) {
+      reply.header('content-encoding', encoding).send(encode(answer, encoding));
+      return;
+    }
   }
-  return reply.send(answer.json);
+  reply.send(answer.body);
 }

@@ -41,21 +41,27 @@ function requireMultipart(request: FastifyRequest): void {
  * with its ETag (304 for a client that has it) and its gzip/brotli forms made once, not per request
  * (hence `compress: false`). The shape is guaranteed by the typed DTO mapper (toProductDto) instead
  * of a response schema. Without `page` or `limit` the list is every product, as an array (spec
- * section 7); with either, the page asked for (docs/decisions/003).
+ * section 7); with either, the page asked for (docs/decisions/003). A GET has no body to decompress
+ * (`decompress: false`): one hook less per request (issue 10).
  *
  * The admin's writes (issue 4) follow, in a scope of their own with multipart parsing.
  */
 export async function productsRoutes(app: App, { products, uploadMaxMb }: ProductsRoutesOptions) {
   app.get(
     '/api/products',
-    { schema: { querystring: ProductListQuery }, config: { access: 'public' }, compress: false },
-    async (request, reply) => sendCachedAnswer(request, reply, await products.listAnswer(request.query)),
+    {
+      schema: { querystring: ProductListQuery },
+      config: { access: 'public' },
+      compress: false,
+      decompress: false,
+    },
+    (request, reply) => sendCachedAnswer(request, reply, products.listAnswer(request.query)),
   );
 
   app.get(
     '/api/products/:id',
-    { schema: { params: IdParams }, config: { access: 'public' }, compress: false },
-    async (request, reply) => sendCachedAnswer(request, reply, await products.getAnswer(request.params.id)),
+    { schema: { params: IdParams }, config: { access: 'public' }, compress: false, decompress: false },
+    (request, reply) => sendCachedAnswer(request, reply, products.getAnswer(request.params.id)),
   );
 
   // The admin's writes, in their own scope: only these routes accept multipart bodies.

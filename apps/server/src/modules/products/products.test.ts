@@ -287,7 +287,7 @@ describe('catalogue cache', () => {
     const { createProductsService } = await import('./products.service.js');
     const service = createProductsService({ db: ctx.db, cacheTtlMs: 2000, now: () => now });
     const p = await insertProduct(ctx.db, { name: 'TTL Thing', priceCents: 100 });
-    const price = async () => JSON.parse((await service.getAnswer(p.id)).json).productPrice;
+    const price = async () => JSON.parse((await service.getAnswer(p.id)).body.toString()).productPrice;
     expect(await price()).toBe(1);
     await ctx.db.update(products).set({ priceCents: 200 }).where(eq(products.id, p.id));
     now += 1999;
@@ -407,6 +407,34 @@ describe('catalogue answers over HTTP: ETag, 304 and precompressed bodies', () =
     expect(
       (await get('/api/products', { 'accept-encoding': 'identity' })).headers['content-encoding'],
     ).toBeUndefined();
+  });
+
+  it('sends the list and a product with every header an API answer has, as before issue 10', async () => {
+    const [first] = (await get('/api/products')).json() as Product[];
+    for (const [url, headers] of [
+      ['/api/products', {}],
+      [`/api/products/${first?._id}`, {}],
+      ['/api/products', { 'accept-encoding': 'gzip' }],
+    ] as const) {
+      const res = await get(url, headers);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers, url).toEqual({
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+        'x-content-type-options': 'nosniff',
+        'cross-origin-resource-policy': 'same-origin',
+        'referrer-policy': 'no-referrer',
+        'strict-transport-security': expect.stringMatching(/^max-age=\d+/),
+        'x-request-id': expect.stringMatching(/^[0-9a-f-]{36}$/),
+        etag: expect.stringMatching(/^W\/"[A-Za-z0-9_-]+"$/),
+        'cache-control': 'no-cache',
+        vary: 'Accept-Encoding',
+        'content-type': 'application/json; charset=utf-8',
+        ...('accept-encoding' in headers ? { 'content-encoding': 'gzip' } : {}),
+        'content-length': String(res.rawPayload.length),
+        date: expect.any(String),
+        connection: 'keep-alive',
+      });
+    }
   });
 
   it('gives a product detail an ETag and a 304 too', async () => {
