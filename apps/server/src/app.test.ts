@@ -1,18 +1,32 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from './lib/errors.js';
 import { type TestContext, createTestContext } from './test/context.js';
-import { insertProduct } from './test/factories.js';
+import { insertProduct, insertUser } from './test/factories.js';
 
 describe('HTTP basics', () => {
   let ctx: TestContext;
   let web: string;
+  /** Who the route's own onRequest hook saw as the caller, call by call. */
+  const hookSaw: (string | null)[] = [];
 
   beforeAll(async () => {
     ctx = await createTestContext();
     ctx.app.get('/api/test/private', { config: { access: 'user' } }, async () => ({}));
+    ctx.app.get(
+      '/api/test/hooked',
+      {
+        config: { access: 'user' },
+        onRequest: (request, _reply, done) => {
+          hookSaw.push(request.user?.id ?? null);
+          done();
+        },
+      },
+      async () => ({}),
+    );
     ctx.app.get('/api/test/boom', { config: { access: 'public' } }, async () => {
       throw new Error('connection string postgres://secret@db leaked');
     });
@@ -84,6 +98,26 @@ describe('HTTP basics', () => {
       expect(res.statusCode).toBe(401);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    });
+  });
+
+  describe('access control', () => {
+    it("checks the token before the route's own hooks, which then see the caller", async () => {
+      hookSaw.length = 0;
+      const refused = await ctx.app.inject({ method: 'GET', url: '/api/test/hooked' });
+      expect(refused.statusCode).toBe(401);
+      expect(hookSaw).toEqual([]);
+      const { user, auth } = await insertUser(ctx.db);
+      const res = await ctx.app.inject({ method: 'GET', url: '/api/test/hooked', headers: auth });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(hookSaw).toEqual([user.id]);
+    });
+
+    it("guards a user route's HEAD like its GET", async () => {
+      const res = await ctx.app.inject({ method: 'HEAD', url: '/api/test/private' });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['cache-control']).toBe('private, no-store');
     });
   });
 
@@ -322,5 +356,81 @@ describe('when the web app is not built', () => {
 
   it('still answers the API', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+});
+
+describe('request log', () => {
+  let ctx: TestContext;
+  const lines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    ctx = await createTestContext({ app: { logger: log, productsCacheTtlMs: 60_000 } });
+    await insertProduct(ctx.db, { name: 'Logged Thing' });
+  });
+  afterAll(() => ctx.close());
+
+  /** The lines a request wrote, once its response has finished. */
+  async function loggedBy(request: Parameters<TestContext['app']['inject']>[0] & object) {
+    lines.length = 0;
+    const res = await ctx.app.inject(request);
+    await new Promise((resolve) => setImmediate(resolve));
+    return { res, lines: [...lines] };
+  }
+
+  it('writes one info line per request with its id, method, url, status and time', async () => {
+    const first = await ctx.app.inject({ method: 'GET', url: '/api/products' });
+    const id = (first.json() as { _id: string }[])[0]?._id;
+    for (const [url, headers, status] of [
+      ['/api/products', {}, 200],
+      ['/api/products', { 'if-none-match': String(first.headers.etag) }, 304],
+      ['/api/products', { 'accept-encoding': 'br' }, 200],
+      [`/api/products/${id}`, {}, 200],
+      ['/api/products/not-an-id', {}, 400],
+      ['/api/nowhere', {}, 404],
+    ] as const) {
+      const { res, lines: written } = await loggedBy({ method: 'GET', url, headers });
+      expect(res.statusCode, url).toBe(status);
+      const line = written.find((l) => l.msg === 'request');
+      expect(
+        written.filter((l) => l.msg === 'request'),
+        url,
+      ).toHaveLength(1);
+      expect(line).toEqual({
+        level: 30,
+        time: expect.any(Number),
+        pid: process.pid,
+        hostname: expect.any(String),
+        reqId: res.headers['x-request-id'],
+        method: 'GET',
+        url,
+        status,
+        ms: expect.any(Number),
+        msg: 'request',
+      });
+      // The id comes first after the logger's own fields, as a child logger's binding puts it.
+      expect(Object.keys(line!)).toEqual([
+        'level',
+        'time',
+        'pid',
+        'hostname',
+        'reqId',
+        'method',
+        'url',
+        'status',
+        'ms',
+        'msg',
+      ]);
+    }
+  });
+
+  it("keeps a proxy's request id in the line, so logs can be joined up", async () => {
+    const { res, lines: written } = await loggedBy({
+      method: 'GET',
+      url: '/api/products',
+      headers: { 'x-request-id': 'trace-me-1' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(written.map((l) => l.reqId)).toEqual(['trace-me-1']);
   });
 });

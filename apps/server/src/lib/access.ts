@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
 import { NOT_AUTHORIZED } from '@pixel-vault/shared';
 import { AppError } from './errors.js';
 
@@ -51,37 +51,46 @@ function bearerToken(header: string | undefined): string | null {
 /**
  * Must be called before any route is registered. Refuses to start when an /api route forgets to
  * say who may call it, and enforces the declaration in an onRequest hook, before the body is read.
+ * The hook is the route's own, added only to 'user' and 'admin' routes and run before any other hook
+ * of the route: public routes (the hot catalogue) run no access code at all per request (issue 10).
  */
 export function installAccessControl(app: FastifyInstance, authenticate: Authenticate): void {
   const table: RouteAccess[] = [];
   app.decorate('accessTable', table);
   app.decorateRequest('user', null);
 
-  app.addHook('onRoute', (route: RouteOptions) => {
-    if (!route.url.startsWith('/api')) return;
-    const access = route.config?.access;
-    if (access !== 'public' && access !== 'user' && access !== 'admin') {
-      throw new Error(
-        `Route ${String(route.method)} ${route.url} must declare config.access ('public' | 'user' | 'admin')`,
-      );
-    }
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') table.push({ method, url: route.url, access });
-    }
-  });
+  /** Callback style: a refusal without a token is answered without a promise. */
+  const guard =
+    (access: 'user' | 'admin'): onRequestHookHandler =>
+    (request, reply, done) => {
+      // Someone's own data: never kept by a shared cache (a route may still choose otherwise).
+      reply.header('cache-control', 'private, no-store');
+      const token = bearerToken(request.headers.authorization);
+      if (!token) return done(notAuthorized());
+      authenticate(token).then((user) => {
+        if (access === 'admin' && !user.isAdmin) return done(adminOnly());
+        request.user = user;
+        done();
+      }, done);
+    };
+  const guards = { user: guard('user'), admin: guard('admin') };
 
-  // Callback style with a synchronous exit: public routes (the hot catalogue) pay no promise.
-  app.addHook('onRequest', (request, reply, done) => {
-    const access = request.routeOptions.config.access;
-    if (access !== 'user' && access !== 'admin') return done();
-    // Someone's own data: never kept by a shared cache (a route may still choose otherwise).
-    reply.header('cache-control', 'private, no-store');
-    const token = bearerToken(request.headers.authorization);
-    if (!token) return done(notAuthorized());
-    authenticate(token).then((user) => {
-      if (access === 'admin' && !user.isAdmin) return done(adminOnly());
-      request.user = user;
-      done();
-    }, done);
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const access = route.config?.access;
+    if (route.url.startsWith('/api')) {
+      if (access !== 'public' && access !== 'user' && access !== 'admin') {
+        throw new Error(
+          `Route ${String(route.method)} ${route.url} must declare config.access ('public' | 'user' | 'admin')`,
+        );
+      }
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') table.push({ method, url: route.url, access });
+      }
+    }
+    if (access === 'user' || access === 'admin') {
+      // After the app's and the scope's hooks (security headers, CORS), before the route's own (rate
+      // limits): where the app-wide hook it replaces ran.
+      route.onRequest = [guards[access], ...[route.onRequest ?? []].flat()];
+    }
   });
 }
