@@ -247,7 +247,7 @@ async function main() {
         `| ${r.route} | ${r.server} | ${Math.round(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.errors + r.non2xx} |`,
     ),
     '',
-    'Share of the bare server (target for the list: at least 50%, default settings):',
+    'Share of the bare server (target for the list: at least 80%, default settings, logging included):',
     ...ratios,
     `Response sizes: list of all ${sizes.products} products ${sizes.list} bytes (${sizes.listEncoded} bytes as ${sizes.listEncoding}), detail ${sizes.detail} bytes.`,
     `Initial JS of / : ${js.gzipBytes} bytes gzipped (${(js.gzipBytes / 1024).toFixed(1)} kB; target at most 110 kB) in ${js.files.length} files: ${js.files.join(', ')}`,
@@ -258,7 +258,7 @@ async function main() {
 
   const failed =
     results.some((r) => r.errors + r.non2xx > 0) ||
-    ratio(headline, ROUTES.list) < 0.5 ||
+    ratio(headline, ROUTES.list) < 0.8 ||
     js.gzipBytes > 110 * 1024;
   if (failed) {
     console.error('A target was missed (see above).');
