@@ -132,6 +132,8 @@ const ROUTES = {
   listBrowser: 'GET /api/products (gzip, deflate, br; undici client)',
   list304: 'GET /api/products (If-None-Match: 304)',
   detail: 'GET /api/products/:id',
+  page: 'GET /shop/retro-games (page rendered on the server)',
+  productPage: 'GET /shop/:category/product/:id (page rendered on the server)',
 };
 
 /** One shop process, started as `npm start` starts it plus `env`; the catalogue calls measured. */
@@ -148,8 +150,9 @@ async function measureShop(run: ShopRun, dataDir: string) {
     const list = await listRes.text();
     const etag = listRes.headers.get('etag') ?? '';
     // No page asked for: the spec's array of every product (docs/decisions/003).
-    const products = JSON.parse(list) as { _id: string }[];
+    const products = JSON.parse(list) as { _id: string; productCategory: string }[];
     const firstId = products[0]?._id;
+    const firstCategory = products[0]?.productCategory;
     if (!firstId) throw new Error('The seeded catalogue is empty');
     const detailPath = `/api/products/${firstId}`;
     const detail = await (await fetch(shopUrl + detailPath)).text();
@@ -163,6 +166,9 @@ async function measureShop(run: ShopRun, dataDir: string) {
       await loadUndici(run.label, ROUTES.listBrowser, shopUrl + LIST, BROWSER_ENCODINGS),
       await load(run.label, ROUTES.list304, shopUrl + LIST, { 'if-none-match': etag }, 304),
       await load(run.label, ROUTES.detail, shopUrl + detailPath),
+      // No yardstick for these: what a first visit costs the server (issue 10), reported, no target.
+      await load(run.label, ROUTES.page, shopUrl + '/shop/retro-games'),
+      await load(run.label, ROUTES.productPage, `${shopUrl}/shop/${firstCategory}/product/${firstId}`),
     ];
     const sizes = {
       products: products.length,
@@ -250,7 +256,7 @@ async function main() {
     'Share of the bare server (target for the list: at least 80%, default settings, logging included):',
     ...ratios,
     `Response sizes: list of all ${sizes.products} products ${sizes.list} bytes (${sizes.listEncoded} bytes as ${sizes.listEncoding}), detail ${sizes.detail} bytes.`,
-    `Initial JS of / : ${js.gzipBytes} bytes gzipped (${(js.gzipBytes / 1024).toFixed(1)} kB; target at most 110 kB) in ${js.files.length} files: ${js.files.join(', ')}`,
+    `Initial JS of / : ${js.gzipBytes} bytes gzipped (${(js.gzipBytes / 1024).toFixed(1)} kB; target at most 100 kB) in ${js.files.length} files: ${js.files.join(', ')}`,
   ].join('\n');
   console.log('\n' + report + '\n');
 
@@ -259,7 +265,7 @@ async function main() {
   const failed =
     results.some((r) => r.errors + r.non2xx > 0) ||
     ratio(headline, ROUTES.list) < 0.8 ||
-    js.gzipBytes > 110 * 1024;
+    js.gzipBytes > 100 * 1024;
   if (failed) {
     console.error('A target was missed (see above).');
     process.exitCode = 1;
