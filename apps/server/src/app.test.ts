@@ -3,6 +3,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
 import { AppError } from './lib/errors.js';
 import { type TestContext, createTestContext } from './test/context.js';
 import { insertProduct, insertUser } from './test/factories.js';
@@ -371,7 +372,7 @@ describe('request log', () => {
   afterAll(() => ctx.close());
 
   /** The lines a request wrote, once its response has finished. */
-  async function loggedBy(request: Parameters<TestContext['app']['inject']>[0] & object) {
+  async function loggedBy(request: InjectOptions) {
     lines.length = 0;
     const res = await ctx.app.inject(request);
     await new Promise((resolve) => setImmediate(resolve));

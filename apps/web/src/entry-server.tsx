@@ -2,7 +2,14 @@ import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { Provider } from 'react-redux';
 import { StaticRouter, matchPath } from 'react-router';
-import { categoryLabel, isCategory, type Product } from '@pixel-vault/shared';
+import {
+  categoryLabel,
+  isCategory,
+  type Product,
+  type RenderPage,
+  type RenderRequest,
+  type RenderResult,
+} from '@pixel-vault/shared';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { AppRoutes, preloadPage } from './app/router';
 import { scriptJson, type ServerState } from './app/ssrState';
@@ -12,19 +19,6 @@ import { categoryHeading, categoryQuery, pageParam } from './features/catalog/Ca
 import { ServerFavourites, loadFavourites } from './features/catalog/favourites';
 import { SITE_NAME, SITE_TITLE } from './ui/useDocumentTitle';
 import { headTags, summary, type PageHead } from './ssr/head';
-
-export interface RenderRequest {
-  /** Path and query of the page asked for. */
-  url: string;
-  /** The shop's public origin (PUBLIC_URL, else the request's), for canonical and image URLs. */
-  origin: string;
-  /** Answers the page's API calls inside the server (the app itself, not the network). */
-  fetch: typeof fetch;
-}
-
-export type RenderResult =
-  | { kind: 'page'; status: number; head: string; html: string; state: string }
-  | { kind: 'redirect'; status: 302; location: string };
 
 /** Shown to search engines and link previews for the home page (and index.html's default). */
 export const SHOP_DESCRIPTION =
@@ -104,7 +98,7 @@ function errorStatus(error: unknown): number {
  * undefined for every other page (the browser draws those). The store is this request's own: its
  * answers go to the browser in the page (app/ssrState.ts) and the browser hydrates the same markup.
  */
-export async function render(request: RenderRequest): Promise<RenderResult | undefined> {
+export const render: RenderPage = async (request: RenderRequest): Promise<RenderResult | undefined> => {
   const url = new URL(request.url, 'http://pixel-vault.invalid');
   const route = matchCatalogue(url.pathname, url.searchParams);
   if (!route) return undefined;
@@ -188,4 +182,4 @@ export async function render(request: RenderRequest): Promise<RenderResult | und
     ...(favourites && { favourites }),
   };
   return { kind: 'page', status, head: headTags(head), html, state: scriptJson(state) };
-}
+};

@@ -11,3 +11,4 @@ export * from './random.js';
 export * from './schemas/orders.js';
 export * from './schemas/giftcards.js';
 export * from './schemas/admin.js';
+export * from './ssr.js';

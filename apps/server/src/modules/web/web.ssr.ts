@@ -1,21 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { RenderPage, RenderResult } from '@pixel-vault/shared';
 
 /** Where the server-side render of the web app is built, inside its dist (a dot directory: never served). */
 export const SSR_ENTRY = path.join('.ssr', 'entry-server.js');
 
-/** What apps/web/src/entry-server.tsx exports (the server does not import the web app's types). */
-export interface RenderRequest {
-  url: string;
-  origin: string;
-  fetch: typeof fetch;
-}
-export type RenderResult =
-  | { kind: 'page'; status: number; head: string; html: string; state: string }
-  | { kind: 'redirect'; status: 302; location: string };
 interface SsrModule {
-  render(request: RenderRequest): Promise<RenderResult | undefined>;
+  render: RenderPage;
 }
 
 /** index.html cut at its markers: the head block to replace and the empty root element to fill. */
