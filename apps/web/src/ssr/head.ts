@@ -1,3 +1,4 @@
+import { scriptJson } from '../app/ssrState';
 import { SITE_NAME } from '../ui/useDocumentTitle';
 
 /** The `<head>` tags of a page rendered on the server: what search engines and link previews read. */
@@ -41,11 +42,6 @@ export function summary(text: string, max = DESCRIPTION_MAX): string {
   return `${(lastSpace > max / 2 ? cut.slice(0, lastSpace) : cut).replace(/[\s,.;:—-]+$/, '')}…`;
 }
 
-/** JSON inside `<script type="application/ld+json">`: nothing in it can close the element. */
-function jsonLdText(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-}
-
 export function headTags(head: PageHead): string {
   const meta = (name: string, content: string) => `<meta name="${name}" content="${escapeHtml(content)}" />`;
   const property = (name: string, content: string) =>
@@ -64,6 +60,6 @@ export function headTags(head: PageHead): string {
     ...Object.entries(head.og ?? {}).map(([name, content]) => property(name, content)),
     meta('twitter:card', head.image ? 'summary_large_image' : 'summary'),
   ];
-  if (head.jsonLd) tags.push(`<script type="application/ld+json">${jsonLdText(head.jsonLd)}</script>`);
+  if (head.jsonLd) tags.push(`<script type="application/ld+json">${scriptJson(head.jsonLd)}</script>`);
   return tags.join('\n    ');
 }
