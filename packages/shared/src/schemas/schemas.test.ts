@@ -3,7 +3,13 @@ import { ContactBody } from './contact.js';
 import { IdParams, requestedPage } from './common.js';
 import { PaymentUpdateBody } from './orders.js';
 import { PRODUCTS_DEFAULT_LIMIT, ProductListQuery, PRODUCTS_MAX_LIMIT } from './products.js';
-import { RegisterBody } from './users.js';
+import {
+  ForgotPasswordBody,
+  RegisterBody,
+  RESET_TOKEN_INVALID_MESSAGE,
+  ResetPasswordBody,
+  UpdateProfileBody,
+} from './users.js';
 
 describe('RegisterBody', () => {
   it('lowercases and trims the e-mail and strips unknown fields such as isAdmin', () => {
@@ -118,5 +124,39 @@ describe('PaymentUpdateBody (spec section 3)', () => {
     expect(
       PaymentUpdateBody.safeParse({ payment_method: 'Gift Card', gift_card_code: 'no spaces!' }).success,
     ).toBe(false);
+  });
+});
+
+describe('password reset and profile bodies (issue 11)', () => {
+  it('accepts a 43-character base64url token and refuses anything else with the invalid-link message', () => {
+    const token = 'A'.repeat(42) + '_';
+    expect(ResetPasswordBody.parse({ token, password: 'new password' })).toEqual({
+      token,
+      password: 'new password',
+    });
+    for (const bad of ['', 'short', 'A'.repeat(44), 'A'.repeat(42) + '=', 42]) {
+      const result = ResetPasswordBody.safeParse({ token: bad, password: 'new password' });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toBe(RESET_TOKEN_INVALID_MESSAGE);
+    }
+  });
+
+  it('lowercases the forgot-password e-mail', () => {
+    expect(ForgotPasswordBody.parse({ email: ' Ada@Example.COM ' })).toEqual({ email: 'ada@example.com' });
+  });
+
+  it('needs the current password to change the e-mail or the password, not the name', () => {
+    expect(UpdateProfileBody.safeParse({ name: 'Ada' }).success).toBe(true);
+    const noCurrent = UpdateProfileBody.safeParse({ email: 'new@example.com' });
+    expect(noCurrent.success).toBe(false);
+    expect(noCurrent.error?.issues[0]?.path).toEqual(['currentPassword']);
+    expect(UpdateProfileBody.safeParse({ newPassword: 'long enough', currentPassword: 'x' }).success).toBe(
+      true,
+    );
+  });
+
+  it('refuses an empty change and strips isAdmin', () => {
+    expect(UpdateProfileBody.safeParse({}).error?.issues[0]?.message).toBe('Nothing to change');
+    expect(UpdateProfileBody.parse({ name: 'Ada', isAdmin: true })).toEqual({ name: 'Ada' });
   });
 });

@@ -49,3 +49,53 @@ export type PublicUser = z.infer<typeof PublicUser>;
 /** What login and registration answer; the web app stores it as userInfo (spec section 3). */
 export const UserInfo = PublicUser.extend({ token: z.string() });
 export type UserInfo = z.infer<typeof UserInfo>;
+
+// --- Password reset and profile (issue 11) -------------------------------------------------------------
+
+/** What POST /api/users/password/forgot always answers (202), whether or not the e-mail has an account. */
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account exists for that email, we have sent a link to reset its password. It is valid for a limited time.';
+/** What a used, expired, unknown or malformed reset token answers (400). */
+export const RESET_TOKEN_INVALID_MESSAGE =
+  'This password reset link is invalid or has expired. Please ask for a new one.';
+/** Minutes a reset link stays valid unless RESET_TOKEN_MINUTES says otherwise. */
+export const RESET_TOKEN_MINUTES_DEFAULT = 30;
+
+/** POST /api/users/password/forgot */
+export const ForgotPasswordBody = z.object({ email: Email });
+export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
+
+/** A reset token as mailed: 32 random bytes in base64url (43 characters). Anything else is refused. */
+export const ResetToken = z
+  .string({ message: RESET_TOKEN_INVALID_MESSAGE })
+  .regex(/^[A-Za-z0-9_-]{43}$/, { message: RESET_TOKEN_INVALID_MESSAGE });
+
+/** POST /api/users/password/reset */
+export const ResetPasswordBody = z.object({ token: ResetToken, password: NewPassword });
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+/**
+ * PUT /api/users/profile. Every field optional, at least one sent; changing the e-mail or the password
+ * needs the current password. Unknown fields (isAdmin, ...) are stripped, never trusted.
+ */
+export const UpdateProfileBody = z
+  .object({
+    name: Name.optional(),
+    email: Email.optional(),
+    currentPassword: z
+      .string({ message: 'Current password is required' })
+      .max(PASSWORD_MAX, { message: 'Current password is incorrect' })
+      .optional(),
+    newPassword: NewPassword.optional(),
+  })
+  .refine((b) => b.name !== undefined || b.email !== undefined || b.newPassword !== undefined, {
+    message: 'Nothing to change',
+  })
+  .refine(
+    (b) => (b.email === undefined && b.newPassword === undefined) || (b.currentPassword ?? '').length > 0,
+    {
+      message: 'Please enter your current password to change your email or password',
+      path: ['currentPassword'],
+    },
+  );
+export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
