@@ -28,6 +28,7 @@ const EXPECTED_ADMIN_ROUTES = [
   'PUT /api/users/admin/user/:id',
   'DELETE /api/users/admin/user/:id',
   'POST /api/users/admin/add',
+  'POST /api/users/admin/user/:id/password-reset',
   'GET /api/orders/admin/vieworders',
   'PUT /api/orders/:id/delivery',
   'GET /api/giftcards/admin/getall',

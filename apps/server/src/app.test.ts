@@ -167,6 +167,24 @@ describe('HTTP basics', () => {
       }
     });
 
+    it('serves the account pages as the app; a reset link page is stored by no cache and sends no referrer', async () => {
+      for (const url of ['/forgot-password', '/account']) {
+        const res = await ctx.app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body).toContain('<title>Pixel Vault</title>');
+      }
+      const token = Buffer.alloc(32, 1).toString('base64url');
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await ctx.app.inject({ method, url: `/reset-password/${token}` });
+        expect(res.statusCode, method).toBe(200);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.headers['cache-control'], method).toBe('no-store');
+        // The page policy: the token in the path is never sent on to anyone, not even this origin.
+        expect(res.headers['referrer-policy']).toBe('no-referrer');
+        if (method === 'GET') expect(res.body).toContain('<title>Pixel Vault</title>');
+      }
+    });
+
     it('answers HEAD on a client-side route like GET, without a body', async () => {
       const res = await ctx.app.inject({ method: 'HEAD', url: '/order-history' });
       expect(res.statusCode).toBe(200);

@@ -51,6 +51,12 @@ export interface RateLimits {
   loginAddress: RateLimit;
   /** Sign-ups per IP. */
   register: RateLimit;
+  /** Password reset mails asked for per e-mail, known or not, from any address (in the database). */
+  forgotPassword: RateLimit;
+  /** Password reset mails asked for per address, whatever e-mails they name (in the database). */
+  forgotPasswordAddress: RateLimit;
+  /** Failed password resets (used, expired or unknown links) per address (in the database). */
+  resetPasswordAddress: RateLimit;
   /** Messages per IP. */
   contact: RateLimit;
   /** Wrong gift-card codes per customer, on every route that takes a code (in the database). */
@@ -63,6 +69,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   login: { max: 10, windowMs: 15 * 60_000 },
   loginAddress: { max: 30, windowMs: 15 * 60_000 },
   register: { max: 20, windowMs: 60 * 60_000 },
+  forgotPassword: { max: 5, windowMs: 60 * 60_000 },
+  forgotPasswordAddress: { max: 20, windowMs: 60 * 60_000 },
+  resetPasswordAddress: { max: 10, windowMs: 15 * 60_000 },
   contact: { max: 5, windowMs: 10 * 60_000 },
   giftCardCodes: { max: 10, windowMs: 15 * 60_000 },
   giftCardCodesAddress: { max: 30, windowMs: 15 * 60_000 },
@@ -81,7 +90,7 @@ export interface AppDeps {
   productsCacheTtlMs?: number;
   /** Defaults to PayPal when configured, else the demo provider. */
   paymentProvider?: PaymentProvider;
-  /** Tests move time (order holds). */
+  /** Tests move time (order holds, reset link expiry, rate limit windows). */
   clock?: () => Date;
 }
 
@@ -246,7 +255,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       : createDemoProvider({ db }));
   const services: Services = {
     auth,
-    users: createUsersService({ db, auth }),
+    users: createUsersService({
+      db,
+      auth,
+      mailer: deps.mailer,
+      resetTokenMinutes: config.resetTokenMinutes,
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    }),
     products,
     contact: createContactService({ db, mailer: deps.mailer, contactTo: config.contactTo }),
     orders,
@@ -290,7 +305,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifyRateLimit, { global: false });
 
   await app.register(healthRoutes, { db });
-  await app.register(usersRoutes, { users: services.users, limits, limiter });
+  await app.register(usersRoutes, { users: services.users, limits, limiter, config });
   await app.register(productsRoutes, { products: services.products, uploadMaxMb: config.uploadMaxMb });
   await app.register(contactRoutes, { contact: services.contact, limits });
   await app.register(ordersRoutes, { orders: services.orders });

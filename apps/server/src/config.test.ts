@@ -177,6 +177,21 @@ describe('loadConfig', () => {
     }
   });
 
+  it('keeps password reset links 30 minutes unless RESET_TOKEN_MINUTES says otherwise, at most a day', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).resetTokenMinutes).toBe(30);
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, RESET_TOKEN_MINUTES: '' }).resetTokenMinutes).toBe(
+      30,
+    );
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, RESET_TOKEN_MINUTES: '1440' }).resetTokenMinutes,
+    ).toBe(1440);
+    for (const bad of ['0', '-3', '1.5', 'soon', '1441']) {
+      expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, RESET_TOKEN_MINUTES: bad })).toThrow(
+        /RESET_TOKEN_MINUTES: must be/,
+      );
+    }
+  });
+
   it('accepts product images up to 5 MB unless UPLOAD_MAX_MB says otherwise', () => {
     expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).uploadMaxMb).toBe(5);
     expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, UPLOAD_MAX_MB: '0.5' }).uploadMaxMb).toBe(0.5);

@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { RESET_TOKEN_MINUTES_DEFAULT } from '@pixel-vault/shared';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -41,6 +42,8 @@ export interface Config {
   uploadMaxMb: number;
   /** Unpaid orders hold their stock and gift-card money this long (ORDER_HOLD_MINUTES). */
   orderHoldMinutes: number;
+  /** A password reset link works this long after it was asked for (RESET_TOKEN_MINUTES, issue 11). */
+  resetTokenMinutes: number;
   /** What one customer's unpaid orders may hold together (issue 9): HOLD_MAX_ORDERS/UNITS/VALUE. */
   holdLimits: HoldLimits;
   /** Unset (no PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET) = demo payments, no money moves. */
@@ -139,6 +142,8 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: optional(z.string()),
   TRUST_PROXY: optional(z.string().trim()),
   ORDER_HOLD_MINUTES: optional(positiveWholeNumber(7 * 24 * 60, 'must be at most 10080 (a week)')),
+  // A reset link is a key to the account: it may live a day at most.
+  RESET_TOKEN_MINUTES: optional(positiveWholeNumber(24 * 60, 'must be at most 1440 (a day)')),
   HOLD_MAX_ORDERS: optional(positiveWholeNumber(1000)),
   HOLD_MAX_UNITS: optional(positiveWholeNumber(1_000_000)),
   HOLD_MAX_VALUE: optional(
@@ -305,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailDir: path.join(dataDir, 'mail'),
     pgliteDir: path.join(dataDir, 'db'),
     orderHoldMinutes: e.ORDER_HOLD_MINUTES ?? 30,
+    resetTokenMinutes: e.RESET_TOKEN_MINUTES ?? RESET_TOKEN_MINUTES_DEFAULT,
     holdLimits: {
       maxOrders: e.HOLD_MAX_ORDERS ?? DEFAULT_HOLD_LIMITS.maxOrders,
       maxUnits: e.HOLD_MAX_UNITS ?? DEFAULT_HOLD_LIMITS.maxUnits,

@@ -8,6 +8,11 @@ export type Access = 'public' | 'user' | 'admin';
 export interface AuthUser {
   id: string;
   isAdmin: boolean;
+  /**
+   * The token version the caller's token carries (= the user's when it was checked): a change that
+   * answers a fresh token refuses it when the version moved meanwhile (a reset in between ended it).
+   */
+  tokenVersion: number;
 }
 
 declare module 'fastify' {

@@ -45,7 +45,7 @@ export function createAuthService({ db, jwtSecret }: { db: Database; jwtSecret: 
         .where(eq(users.id, sub))
         .limit(1);
       if (!user || user.tokenVersion !== ver) throw notAuthorized();
-      return { id: user.id, isAdmin: user.isAdmin };
+      return { id: user.id, isAdmin: user.isAdmin, tokenVersion: user.tokenVersion };
     },
   };
 }

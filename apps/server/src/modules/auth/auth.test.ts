@@ -36,7 +36,7 @@ describe('bearer tokens and access control', () => {
     const { user, auth } = await insertUser(ctx.db);
     const res = await get('/api/test/me', auth.authorization);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: user.id, isAdmin: false });
+    expect(res.json()).toEqual({ id: user.id, isAdmin: false, tokenVersion: 0 });
     expect(res.headers['cache-control']).toBe('private, no-store');
   });
 
@@ -48,7 +48,7 @@ describe('bearer tokens and access control', () => {
       payload: { email: 'login-token@example.com', password },
     });
     const res = await get('/api/test/me', `Bearer ${login.json().token}`);
-    expect(res.json()).toEqual({ id: user.id, isAdmin: false });
+    expect(res.json()).toEqual({ id: user.id, isAdmin: false, tokenVersion: 0 });
   });
 
   it.each([
@@ -139,7 +139,7 @@ describe('bearer tokens and access control', () => {
   it('lets an admin through an admin route', async () => {
     const { user, auth } = await insertUser(ctx.db, { isAdmin: true });
     const res = await get('/api/test/admin', auth.authorization);
-    expect(res.json()).toEqual({ id: user.id, isAdmin: true });
+    expect(res.json()).toEqual({ id: user.id, isAdmin: true, tokenVersion: 0 });
   });
 
   it('answers 401 to a demoted admin whose token version was bumped', async () => {

@@ -1,5 +1,6 @@
-import type { Executor } from '../../db/client.js';
-import { mailOutbox } from '../../db/schema/index.js';
+import { sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { mailOutbox, users } from '../../db/schema/index.js';
 
 export interface NewMail {
   to: string;
@@ -32,4 +33,24 @@ export async function enqueueMail(tx: Executor, mail: NewMail): Promise<string> 
     .returning({ id: mailOutbox.id });
   if (!row) throw new Error('Outbox insert returned no row');
   return row.id;
+}
+
+/**
+ * enqueueMail to an account's own address, queued only when `userId` names an account. The statement
+ * runs either way, so a caller that must not reveal whether an account exists (a forgotten password,
+ * issue 11) does the same database work for an unknown one. Answers whether it queued.
+ */
+export async function enqueueMailToUser(
+  tx: Executor,
+  userId: string,
+  mail: Omit<NewMail, 'to'>,
+): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into ${mailOutbox} (to_address, subject, text_body, html_body, reply_to)
+        select ${users.email}, ${oneLine(mail.subject)}, ${mail.text}, ${mail.html ?? null}, ${mail.replyTo ?? null}
+        from ${users} where ${users.id} = ${userId}
+        returning id`,
+  );
+  return rows.length > 0;
 }

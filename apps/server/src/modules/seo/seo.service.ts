@@ -9,9 +9,19 @@ export const SITEMAP_MAX_URLS = 50_000;
 
 /**
  * Pages that hold someone's own data or a step of checkout: nothing there for a search engine.
- * `/order` is a prefix, so it also covers /order/:id, /order-history and /order-confirmation/:id.
+ * `/order` is a prefix, so it also covers /order/:id, /order-history and /order-confirmation/:id;
+ * `/reset-password` covers every reset link (issue 11).
  */
-export const ROBOTS_DISALLOW = ['/admin', '/place-order', '/order', '/account', '/cart', '/api/'] as const;
+export const ROBOTS_DISALLOW = [
+  '/admin',
+  '/place-order',
+  '/order',
+  '/account',
+  '/cart',
+  '/forgot-password',
+  '/reset-password',
+  '/api/',
+] as const;
 
 /** The category pages the header links to (spec section 2), in its order; Home is `/`, not a category. */
 const CATEGORY_SLUGS = NAV_CATEGORIES.map(navSlug).filter(isCategory);

@@ -58,7 +58,16 @@ describe('robots.txt and sitemap (issue 10)', () => {
       expect(res.headers['cache-control']).toBe('public, max-age=3600');
       const lines = res.body.split('\n');
       expect(lines.slice(0, 2)).toEqual(['User-agent: *', 'Allow: /']);
-      for (const path of ['/admin', '/place-order', '/order', '/account', '/cart', '/api/']) {
+      for (const path of [
+        '/admin',
+        '/place-order',
+        '/order',
+        '/account',
+        '/cart',
+        '/forgot-password',
+        '/reset-password',
+        '/api/',
+      ]) {
         expect(lines, path).toContain(`Disallow: ${path}`);
       }
       expect(lines.filter((l) => l.startsWith('Disallow:'))).toHaveLength(ROBOTS_DISALLOW.length);

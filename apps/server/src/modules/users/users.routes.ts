@@ -1,32 +1,50 @@
+import type { FastifyRequest } from 'fastify';
 import {
   AdminAddUserBody,
   AdminUpdateUserBody,
   AdminUsersQuery,
+  FORGOT_PASSWORD_MESSAGE,
+  ForgotPasswordBody,
   IdParams,
   LoginBody,
   MessageResponse,
   PublicUser,
   RegisterBody,
+  ResetPasswordBody,
+  UpdateProfileBody,
   UserInfo,
   listOrPage,
 } from '@pixel-vault/shared';
+import type { Config } from '../../config.js';
 import { requireUser } from '../../lib/access.js';
 import type { App, RateLimit } from '../../lib/http.js';
 import { rateLimit } from '../../lib/http.js';
-import { type Limiter, budgetsFor } from '../../lib/limiter.js';
+import { type Limiter, budgetsFor, rateLimited } from '../../lib/limiter.js';
 import { hashingBusy, hashingSaturated } from '../../lib/passwords.js';
+import { siteBase } from '../../lib/urls.js';
 import type { UsersService } from './users.service.js';
 
 export interface UsersRoutesOptions {
   users: UsersService;
-  limits: { login: RateLimit; loginAddress: RateLimit; register: RateLimit };
+  limits: {
+    login: RateLimit;
+    loginAddress: RateLimit;
+    register: RateLimit;
+    forgotPassword: RateLimit;
+    forgotPasswordAddress: RateLimit;
+    resetPasswordAddress: RateLimit;
+  };
   limiter: Limiter;
+  /** PUBLIC_URL, else the request's own origin, is where mailed links point (see siteBase). */
+  config: Pick<Config, 'publicUrl' | 'port'>;
 }
 
 const UsersList = listOrPage('users', PublicUser);
 
-export async function usersRoutes(app: App, { users, limits, limiter }: UsersRoutesOptions) {
+export async function usersRoutes(app: App, { users, limits, limiter, config }: UsersRoutesOptions) {
   const loginLimits = { perAccount: limits.login, perAddress: limits.loginAddress };
+  const forgotLimits = { perAccount: limits.forgotPassword, perAddress: limits.forgotPasswordAddress };
+  const base = (request: FastifyRequest) => siteBase(request, config.publicUrl, config.port);
 
   app.post(
     '/api/users',
@@ -60,6 +78,78 @@ export async function usersRoutes(app: App, { users, limits, limiter }: UsersRou
     },
   );
 
+  app.post(
+    '/api/users/password/forgot',
+    {
+      schema: { body: ForgotPasswordBody, response: { 202: MessageResponse } },
+      config: { access: 'public' },
+    },
+    // Every request counts, known e-mail or not (each may send a mail): per address, and per e-mail
+    // so one inbox cannot be flooded from many addresses. The answer never tells whether it has an account.
+    async (request, reply) => {
+      const { email } = request.body;
+      const taken = await limiter.take(
+        budgetsFor('forgot', forgotLimits, { ip: request.ip, account: email }),
+      );
+      if (!taken.allowed) {
+        throw rateLimited(
+          'Too many password reset requests. Please try again later.',
+          taken.retryAfterSeconds,
+        );
+      }
+      await users.forgotPassword(email, base(request));
+      return reply.code(202).send({ message: FORGOT_PASSWORD_MESSAGE });
+    },
+  );
+
+  app.post(
+    '/api/users/password/reset',
+    {
+      schema: { body: ResetPasswordBody, response: { 200: UserInfo } },
+      config: { access: 'public' },
+    },
+    // A 256-bit token cannot be guessed, but every try may cost a hash: failed tries are counted per
+    // address, and a saturated hashing queue refuses before any work, as login does.
+    async (request) => {
+      if (hashingSaturated()) throw hashingBusy();
+      return limiter.guard(
+        [{ key: `reset:addr:${request.ip}`, limit: limits.resetPasswordAddress }],
+        'Too many password reset attempts. Please try again later.',
+        () => users.resetPassword(request.body, base(request)),
+      );
+    },
+  );
+
+  app.get(
+    '/api/users/profile',
+    { schema: { response: { 200: PublicUser } }, config: { access: 'user' } },
+    async (request) => users.profile(requireUser(request)),
+  );
+
+  app.put(
+    '/api/users/profile',
+    {
+      schema: { body: UpdateProfileBody, response: { 200: UserInfo } },
+      config: { access: 'user' },
+    },
+    async (request) => {
+      const { body } = request;
+      if ((body.email !== undefined || body.newPassword !== undefined) && hashingSaturated()) {
+        throw hashingBusy();
+      }
+      return users.updateProfile(requireUser(request), body, {
+        base: base(request),
+        // A wrong current password spends the same budgets as a failed login for that account.
+        guardPassword: (email, check) =>
+          limiter.guard(
+            budgetsFor('login', loginLimits, { ip: request.ip, account: email }),
+            'Too many wrong passwords. Please try again in 15 minutes.',
+            check,
+          ),
+      });
+    },
+  );
+
   app.get(
     '/api/users/admin/users',
     {
@@ -90,6 +180,15 @@ export async function usersRoutes(app: App, { users, limits, limiter }: UsersRou
     async (request) => {
       await users.adminDelete(requireUser(request), request.params.id);
       return { message: 'User deleted' };
+    },
+  );
+
+  app.post(
+    '/api/users/admin/user/:id/password-reset',
+    { schema: { params: IdParams, response: { 202: MessageResponse } }, config: { access: 'admin' } },
+    async (request, reply) => {
+      await users.adminSendPasswordReset(requireUser(request), request.params.id, base(request));
+      return reply.code(202).send({ message: 'Password reset link sent' });
     },
   );
 

@@ -6,19 +6,36 @@ import {
   type AdminUsersQuery,
   type LoginBody,
   type PublicUser,
+  RESET_TOKEN_INVALID_MESSAGE,
+  RESET_TOKEN_MINUTES_DEFAULT,
   type RegisterBody,
+  type ResetPasswordBody,
+  type UpdateProfileBody,
   type UserInfo,
   requestedPage,
 } from '@pixel-vault/shared';
 import type { Database, Transaction } from '../../db/client.js';
 import { type UserRow, users } from '../../db/schema/index.js';
-import type { AuthUser } from '../../lib/access.js';
+import { type AuthUser, notAuthorized } from '../../lib/access.js';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { pageTotals, windowTotal } from '../../lib/paging.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { recordAudit } from '../audit/audit.repo.js';
+import { enqueueMail, enqueueMailToUser } from '../mail/mail.service.js';
+import type { Mailer } from '../mail/mail.worker.js';
 import { escapeLike } from '../products/products.service.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { type ResetRequester, emailChangedMails, passwordChangedMail, resetLinkMail } from './users.mail.js';
+import {
+  NO_USER,
+  type NewResetToken,
+  claimResetToken,
+  dropResetTokens,
+  hashResetToken,
+  isLiveResetToken,
+  newResetToken,
+  replaceResetToken,
+} from './users.reset.js';
 
 export interface UsersPage {
   users: PublicUser[];
@@ -38,10 +55,55 @@ export interface UsersService {
   /** Deletes the row: orders keep their name/e-mail snapshot, their user_id goes NULL. */
   adminDelete(actor: AuthUser, id: string): Promise<void>;
   adminAdd(actor: AuthUser, body: AdminAddUserBody): Promise<PublicUser>;
+  /** Mails the user a reset link (as forgotPassword does); the admin never sees it. Audited. */
+  adminSendPasswordReset(actor: AuthUser, id: string, base: string): Promise<void>;
+  /**
+   * Mails a reset link to `email` when it has an account; does the same database work and answers
+   * the same (nothing) when it has not, so the caller cannot tell which (issue 11).
+   */
+  forgotPassword(email: string, base: string): Promise<void>;
+  /** Sets the password with a live token, ends every session, answers a fresh one like login. */
+  resetPassword(input: ResetPasswordBody, base: string): Promise<UserInfo>;
+  /** The caller's own account. */
+  profile(actor: AuthUser): Promise<PublicUser>;
+  /**
+   * Name, e-mail, password of the caller. A new e-mail or password needs the current password
+   * (checked through `guardPassword`) and ends every other session; the answer carries a fresh token.
+   */
+  updateProfile(actor: AuthUser, body: UpdateProfileBody, options: UpdateProfileOptions): Promise<UserInfo>;
+}
+
+/**
+ * Runs the current-password check under the caller's failed-login budget (the route's limiter): a
+ * wrong password counts like a failed login, so this form cannot guess passwords faster than login.
+ */
+export type PasswordCheckGuard = (email: string, check: () => Promise<void>) => Promise<void>;
+
+export interface UpdateProfileOptions {
+  /** Where the shop's pages are (PUBLIC_URL or the request's origin), for the links in notices. */
+  base: string;
+  guardPassword: PasswordCheckGuard;
+}
+
+export interface UsersServiceOptions {
+  db: Database;
+  auth: AuthService;
+  /** Told when a mail was queued. */
+  mailer: Mailer;
+  /** Tests move time (reset link expiry). */
+  clock?: () => Date;
+  /** How long a reset link works (RESET_TOKEN_MINUTES). */
+  resetTokenMinutes?: number;
 }
 
 export const userNotFound = () => notFound('User not found');
 const emailTaken = () => new AppError(409, 'An account with this email already exists', 'EMAIL_TAKEN');
+const resetTokenInvalid = () => new AppError(400, RESET_TOKEN_INVALID_MESSAGE, 'RESET_TOKEN_INVALID');
+const wrongCurrentPassword = () =>
+  new AppError(400, 'Current password is incorrect', 'WRONG_CURRENT_PASSWORD');
+
+/** The page a reset link opens, under the shop's base (PUBLIC_URL or the request's own origin). */
+export const resetLink = (base: string, token: string) => `${base}/reset-password/${token}`;
 
 export function toPublicUser(user: UserRow): PublicUser {
   return {
@@ -71,7 +133,13 @@ async function lockAdmins(tx: Transaction): Promise<Set<string>> {
   return new Set(rows.map((r) => r.id));
 }
 
-export function createUsersService({ db, auth }: { db: Database; auth: AuthService }): UsersService {
+export function createUsersService({
+  db,
+  auth,
+  mailer,
+  clock = () => new Date(),
+  resetTokenMinutes = RESET_TOKEN_MINUTES_DEFAULT,
+}: UsersServiceOptions): UsersService {
   async function toUserInfo(user: UserRow): Promise<UserInfo> {
     return {
       _id: user.id,
@@ -81,6 +149,31 @@ export function createUsersService({ db, auth }: { db: Database; auth: AuthServi
       token: await auth.signToken(user),
       createdAt: user.createdAt.toISOString(),
     };
+  }
+
+  /**
+   * Makes `user`'s one live reset link (older ones die) and queues its mail, in the caller's
+   * transaction. With no user (an unknown e-mail) the very same statements run and write nothing:
+   * the answer's timing must not tell whether an account exists.
+   */
+  async function issueResetLink(
+    tx: Transaction,
+    user: UserRow | undefined,
+    base: string,
+    requestedBy: ResetRequester,
+  ): Promise<void> {
+    const token: NewResetToken = newResetToken();
+    const now = clock();
+    const expiresAt = new Date(now.getTime() + resetTokenMinutes * 60_000);
+    const userId = user?.id ?? NO_USER;
+    const mail = resetLinkMail(
+      user ?? { name: '', email: '' },
+      resetLink(base, token.token),
+      resetTokenMinutes,
+      requestedBy,
+    );
+    await replaceResetToken(tx, userId, token, expiresAt, now);
+    await enqueueMailToUser(tx, userId, mail);
   }
 
   return {
@@ -174,6 +267,8 @@ export function createUsersService({ db, auth }: { db: Database; auth: AuthServi
             .where(eq(users.id, id))
             .returning();
           if (!updated) throw userNotFound();
+          // A reset link mailed to the old address must not outlive the change.
+          if (body.email !== user.email) await dropResetTokens(tx, id);
           await recordAudit(tx, {
             actor: actor.id,
             action: 'user.update',
@@ -235,6 +330,126 @@ export function createUsersService({ db, auth }: { db: Database; auth: AuthServi
         });
         return toPublicUser(created);
       });
+    },
+
+    async adminSendPasswordReset(actor, id, base) {
+      await db.transaction(async (tx) => {
+        const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+        if (!user) throw userNotFound();
+        await issueResetLink(tx, user, base, 'admin');
+        await recordAudit(tx, {
+          actor: actor.id,
+          action: 'user.password_reset_link',
+          targetType: 'user',
+          targetId: id,
+          before: null,
+          after: { mailedTo: user.email },
+        });
+      });
+      mailer.kick();
+    },
+
+    async forgotPassword(email, base) {
+      await db.transaction(async (tx) => {
+        // A commit that wrote waits for its log flush (milliseconds on a disk), one that wrote nothing
+        // does not: that alone would tell a known e-mail from an unknown one. Not waiting here keeps
+        // both within noise; a crash right after can lose the link together with its mail (never one
+        // without the other), and the customer asks again.
+        await tx.execute(sql`set local synchronous_commit = off`);
+        // The row lock orders two requests for one account: the later one's link is the live one.
+        const [user] = await tx.select().from(users).where(eq(users.email, email)).for('update');
+        await issueResetLink(tx, user, base, 'customer');
+      });
+      // Told either way: not even the worker's wake-up may differ between the two.
+      mailer.kick();
+    },
+
+    async resetPassword({ token, password }, base) {
+      const tokenHash = hashResetToken(token);
+      // A used, expired or unknown token is refused before the password is hashed: a flood of
+      // made-up tokens costs one index read each, no CPU.
+      if (!(await isLiveResetToken(db, tokenHash, clock()))) throw resetTokenInvalid();
+      const passwordHash = await hashPassword(password);
+      const updated = await db.transaction(async (tx) => {
+        const now = clock();
+        const claimed = await claimResetToken(tx, tokenHash, now);
+        if (!claimed) throw resetTokenInvalid();
+        const [row] = await tx
+          .update(users)
+          .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: now })
+          .where(eq(users.id, claimed.userId))
+          .returning();
+        if (!row) throw resetTokenInvalid();
+        // Any other link still out there (asked for at the same moment) dies with this one.
+        await dropResetTokens(tx, row.id, claimed.id);
+        await enqueueMail(tx, passwordChangedMail(row, base));
+        return row;
+      });
+      mailer.kick();
+      return toUserInfo(updated);
+    },
+
+    async profile(actor) {
+      const [user] = await db.select().from(users).where(eq(users.id, actor.id));
+      if (!user) throw notAuthorized();
+      return toPublicUser(user);
+    },
+
+    async updateProfile(actor, body, { base, guardPassword }) {
+      const [user] = await db.select().from(users).where(eq(users.id, actor.id));
+      if (!user) throw notAuthorized();
+      const newEmail = body.email !== undefined && body.email !== user.email ? body.email : undefined;
+      const newPassword = body.newPassword;
+      const endsSessions = newEmail !== undefined || newPassword !== undefined;
+      if (endsSessions) {
+        await guardPassword(user.email, async () => {
+          if (!(await verifyPassword(user.passwordHash, body.currentPassword ?? ''))) {
+            throw wrongCurrentPassword();
+          }
+        });
+      }
+      const passwordHash = newPassword !== undefined ? await hashPassword(newPassword) : undefined;
+      let updated: UserRow;
+      try {
+        updated = await db.transaction(async (tx) => {
+          const [locked] = await tx.select().from(users).where(eq(users.id, actor.id)).for('update');
+          // The session ended while this request ran (a reset, an admin's change): it gets no fresh token.
+          if (!locked || locked.tokenVersion !== actor.tokenVersion) throw notAuthorized();
+          if (newEmail !== undefined) {
+            const [taken] = await tx
+              .select({ id: users.id })
+              .from(users)
+              .where(and(eq(users.email, newEmail), ne(users.id, actor.id)));
+            if (taken) throw emailTaken();
+          }
+          const [row] = await tx
+            .update(users)
+            .set({
+              ...(body.name !== undefined ? { name: body.name } : {}),
+              ...(newEmail !== undefined ? { email: newEmail } : {}),
+              ...(passwordHash !== undefined ? { passwordHash } : {}),
+              updatedAt: clock(),
+              ...(endsSessions ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+            })
+            .where(eq(users.id, actor.id))
+            .returning();
+          if (!row) throw notAuthorized();
+          if (endsSessions) await dropResetTokens(tx, row.id);
+          if (newEmail !== undefined) {
+            const change = { from: locked.email, to: newEmail, passwordChanged: passwordHash !== undefined };
+            for (const mail of emailChangedMails(row, change, base)) await enqueueMail(tx, mail);
+          } else if (passwordHash !== undefined) {
+            await enqueueMail(tx, passwordChangedMail(row, base));
+          }
+          return row;
+        });
+      } catch (error) {
+        // Two accounts taking the same e-mail at once: the unique index decides.
+        if (isUniqueViolation(error)) throw emailTaken();
+        throw error;
+      }
+      if (endsSessions) mailer.kick();
+      return toUserInfo(updated);
     },
   };
 }

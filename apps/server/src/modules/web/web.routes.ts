@@ -10,6 +10,8 @@ import { createWebApp, pageHtml } from './web.ssr.js';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** index.html names the current hashed assets: always revalidate it so a deploy shows at once. */
 export const NO_CACHE = 'no-cache';
+/** Pages whose URL holds a secret (a reset link's token): no cache, shared or not, may keep them. */
+export const NO_STORE = 'no-store';
 export const NOT_BUILT_MESSAGE = 'The web app is not built yet: run npm run build';
 
 export interface WebRoutesOptions {
@@ -113,6 +115,24 @@ export async function webRoutes(app: App, { webDistDir, uploadsDir, publicUrl, p
 
   app.get('/', { config: { access: 'public' } }, page);
   app.get('/shop/*', { config: { access: 'public' } }, page);
+
+  /**
+   * A password reset link (issue 11) is drawn in the browser like any other page, but its path is the
+   * token: no proxy or browser cache may store the answer under it. Referrer-Policy: no-referrer (the
+   * page policy, on every page) keeps the path out of requests the page makes.
+   */
+  app.get(
+    '/reset-password/*',
+    {
+      config: { access: 'public' },
+      // After the static plugin's own cache header (set as the file is sent), so this one wins.
+      onSend: (_request, reply, payload, done) => {
+        reply.header('cache-control', NO_STORE);
+        done(null, payload);
+      },
+    },
+    async (_request, reply) => ((await currentWebApp()) ? shell(reply) : notBuilt(reply)),
+  );
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url.split('?', 1)[0] ?? '/';
