@@ -59,10 +59,13 @@ describe('routes (spec section 2)', () => {
     expect(location()).toBe('/login?redirect=%2Fplace-order');
   });
 
-  it.each(['/order-history', '/order/abc', '/order-confirmation/abc'])('requires login for %s', (path) => {
-    renderAt(path);
-    expect(location()).toMatch(/^\/login\?redirect=/);
-  });
+  it.each(['/order-history', '/order/abc', '/order-confirmation/abc', '/account'])(
+    'requires login for %s',
+    (path) => {
+      renderAt(path);
+      expect(location()).toMatch(/^\/login\?redirect=/);
+    },
+  );
 
   it('shows checkout to a logged-in shopper', async () => {
     renderAt('/place-order', makeUser());
@@ -80,6 +83,20 @@ describe('routes (spec section 2)', () => {
   it('shows the dashboard to an admin', async () => {
     renderAt('/admin/dashboard', makeUser({ isAdmin: true }));
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+  });
+
+  it('serves the password pages of issue 11 to visitors, and My Account to a logged-in shopper', async () => {
+    const { unmount } = renderAt('/forgot-password');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Forgot Password' })).toBeInTheDocument();
+    unmount();
+
+    const reset = renderAt('/reset-password/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde');
+    expect(await screen.findByLabelText('Confirm New Password')).toBeInTheDocument();
+    reset.unmount();
+
+    renderAt('/account', makeUser());
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Account' })).toBeInTheDocument();
+    expect(location()).toBe('/account');
   });
 
   it('shows the cart page', async () => {

@@ -45,6 +45,9 @@ const AdminDashboardPage = lazy(() => import('../features/admin/AdminDashboardPa
 const AdminOrderPage = lazy(() => import('../features/admin/AdminOrderPage'));
 const LoginPage = lazy(() => import('../features/account/LoginPage'));
 const RegisterPage = lazy(() => import('../features/account/RegisterPage'));
+const ForgotPasswordPage = lazy(() => import('../features/account/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('../features/account/ResetPasswordPage'));
+const AccountPage = lazy(() => import('../features/account/AccountPage'));
 const ContactPage = lazy(() => import('../features/contact/ContactPage'));
 const CreditsPage = lazy(() => import('../features/about/CreditsPage'));
 const AboutPage = lazy(() => import('../features/about/AboutPage'));
@@ -61,8 +64,9 @@ function Titled({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /**
- * Spec sections 5 and 6: checkout and order pages need a logged-in user, else /login. Who is logged in
- * is known once the browser's stored state is read back (app/persist.ts); until then, a spinner.
+ * Spec sections 5 and 6: checkout, order and account (issue 11) pages need a logged-in user, else /login.
+ * Who is logged in is known once the browser's stored state is read back (app/persist.ts); until then, a
+ * spinner.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const restored = useAppSelector(selectSessionRestored);
@@ -154,6 +158,18 @@ export function AppRoutes() {
             <Titled title="Register">
               <RegisterPage />
             </Titled>
+          }
+        />
+        {/* Issue 11. These pages set their own tab title: no Titled wrapper, whose bytes the home page's
+            first download would carry (issue 10's budget). */}
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="reset-password/:token" element={<ResetPasswordPage />} />
+        <Route
+          path="account"
+          element={
+            <RequireAuth>
+              <AccountPage />
+            </RequireAuth>
           }
         />
         <Route

@@ -5,7 +5,10 @@ import { useAppDispatch } from '../hooks';
 import { ACCOUNT_BUTTON_CLASS } from './Header';
 import { useDismiss } from './useDismiss';
 
-/** The logged-in visitor's menu in the header: My Orders, Admin Portal (admins), Sign Out. */
+/**
+ * The logged-in visitor's menu in the header: My Account (issue 11), My Orders, Admin Portal (admins),
+ * Sign Out.
+ */
 export default function AccountMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -46,6 +49,11 @@ export default function AccountMenu({ name, isAdmin }: { name: string; isAdmin: 
           className="absolute right-0 z-50 mt-2 w-48 border-4 border-lime-400 bg-zinc-950 py-1 shadow-xl"
           aria-label="Account"
         >
+          <li>
+            <Link to="/account" className="menu-item" onClick={() => setOpen(false)}>
+              My Account
+            </Link>
+          </li>
           <li>
             <Link to="/order-history" className="menu-item" onClick={() => setOpen(false)}>
               My Orders

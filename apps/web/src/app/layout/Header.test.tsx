@@ -48,7 +48,7 @@ describe('Header', () => {
     expect(screen.queryByRole('button', { name: /Ada/ })).not.toBeInTheDocument();
   });
 
-  it('opens the account menu with My Orders and Sign Out, but no Admin Portal for a shopper', async () => {
+  it('opens the account menu with My Account, My Orders and Sign Out, but no Admin Portal for a shopper', async () => {
     const user = userEvent.setup();
     renderHeader({ user: makeUser({ name: 'Ada Lovelace' }) });
     expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
@@ -56,6 +56,7 @@ describe('Header', () => {
     expect(button).toHaveAttribute('aria-expanded', 'false');
     await user.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('link', { name: 'My Account' })).toHaveAttribute('href', '/account');
     expect(screen.getByRole('link', { name: 'My Orders' })).toHaveAttribute('href', '/order-history');
     expect(screen.getByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Admin Portal' })).not.toBeInTheDocument();

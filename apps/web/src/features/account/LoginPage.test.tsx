@@ -115,6 +115,14 @@ describe('LoginPage', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('links to /forgot-password for a forgotten password', () => {
+    renderLogin();
+    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
+      'href',
+      '/forgot-password',
+    );
+  });
+
   it('carries the redirect target to the registration link', () => {
     renderLogin('/login?redirect=/place-order');
     expect(screen.getByRole('link', { name: 'Register' })).toHaveAttribute(

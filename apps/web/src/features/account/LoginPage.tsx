@@ -11,7 +11,10 @@ import { AuthPanel, submitButtonClass, textLinkClass } from './AuthPanel';
 import { FormField } from './FormField';
 import { redirectQuery, safeRedirect } from './redirect';
 
-/** /login (spec section 2): Email and Password, both required; link to /register. */
+/**
+ * /login (spec section 2): Email and Password, both required; link to /register; "Forgot password?" to
+ * /forgot-password (issue 11).
+ */
 export default function LoginPage() {
   const userInfo = useAppSelector((state) => state.auth.userInfo);
   const [searchParams] = useSearchParams();
@@ -62,6 +65,11 @@ export default function LoginPage() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        <p className="-mt-2 text-right text-sm">
+          <Link to="/forgot-password" className={textLinkClass}>
+            Forgot password?
+          </Link>
+        </p>
         <button type="submit" disabled={isLoading} className={submitButtonClass}>
           Login
         </button>

@@ -1,10 +1,24 @@
-import type { LoginBody, RegisterBody, UserInfo } from '@pixel-vault/shared';
+import type {
+  ForgotPasswordBody,
+  LoginBody,
+  PublicUser,
+  RegisterBody,
+  ResetPasswordBody,
+  UpdateProfileBody,
+  UserInfo,
+} from '@pixel-vault/shared';
 import { api } from '../../app/api';
 import { setCredentials } from './authSlice';
 
+/** The public part of a user info: what GET /api/users/profile answers. */
+function publicPart({ token: _token, ...user }: UserInfo): PublicUser {
+  return user;
+}
+
 /**
  * Spec section 7: POST /api/users/login and POST /api/users both answer with the user info that the
- * app keeps as userInfo. Registration success also counts as login (spec section 4).
+ * app keeps as userInfo. Registration success also counts as login (spec section 4). Issue 11 adds the
+ * password reset (whose success logs in too) and the profile, whose changes answer a fresh user info.
  */
 export const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -22,7 +36,43 @@ export const accountApi = api.injectEndpoints({
         if (data) dispatch(setCredentials(data));
       },
     }),
+    /** Always answers 202 with the same neutral message, whether or not the e-mail has an account. */
+    forgotPassword: build.mutation<{ message: string }, ForgotPasswordBody>({
+      query: (body) => ({ url: '/api/users/password/forgot', method: 'POST', body }),
+    }),
+    /** Sets the new password and logs in: the answer is kept as userInfo, as after login. */
+    resetPassword: build.mutation<UserInfo, ResetPasswordBody>({
+      query: (body) => ({ url: '/api/users/password/reset', method: 'POST', body }),
+      async onQueryStarted(_body, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(setCredentials(data));
+      },
+    }),
+    getProfile: build.query<PublicUser, void>({
+      query: () => '/api/users/profile',
+      providesTags: [{ type: 'User', id: 'PROFILE' }],
+    }),
+    /**
+     * A changed password or e-mail ends the user's other sessions and answers a fresh token for this
+     * one: the whole answer replaces userInfo (token included), so the header shows the new name at once.
+     */
+    updateProfile: build.mutation<UserInfo, UpdateProfileBody>({
+      query: (body) => ({ url: '/api/users/profile', method: 'PUT', body }),
+      async onQueryStarted(_body, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (!data) return;
+        dispatch(setCredentials(data));
+        dispatch(accountApi.util.upsertQueryData('getProfile', undefined, publicPart(data)));
+      },
+    }),
   }),
 });
 
-export const { useLoginMutation, useRegisterMutation } = accountApi;
+export const {
+  useLoginMutation,
+  useRegisterMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+  useGetProfileQuery,
+  useUpdateProfileMutation,
+} = accountApi;

@@ -10,6 +10,7 @@ import {
   useDeleteAdminUserMutation,
   useGetAdminUserQuery,
   useGetAdminUsersQuery,
+  useSendPasswordResetMutation,
   useUpdateAdminUserMutation,
 } from './api';
 import { Field } from './fields';
@@ -17,6 +18,7 @@ import { SearchBox, useDebouncedValue } from './SearchBox';
 import { validateAndSend } from './submit';
 
 export const CONFIRM_DELETE_USER = 'Are you sure you want to delete this user?';
+export const confirmPasswordReset = (email: string) => `Send a password reset link to ${email}?`;
 
 function RedLines({ messages }: { messages: readonly string[] }) {
   if (messages.length === 0) return null;
@@ -137,6 +139,47 @@ function SelectedUser({ id, onClose }: { id: string; onClose: () => void }) {
   return <EditUserModal key={user._id} user={user} onClose={onClose} />;
 }
 
+/**
+ * Issue 11: the user gets a mail with a reset link; the admin never sees or sets the password. The
+ * line under the button says what the server answered ('Password reset link sent').
+ */
+function PasswordResetButton({ user }: { user: PublicUser }) {
+  const [confirming, setConfirming] = useState(false);
+  const [sendReset, { data, isLoading, error, reset }] = useSendPasswordResetMutation();
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-secondary self-start"
+        disabled={isLoading}
+        onClick={() => {
+          reset();
+          setConfirming(true);
+        }}
+      >
+        Send password reset
+      </button>
+      {/* Present from the start, so that the outcome is announced when it arrives. */}
+      <p role="status" className={data ? 'text-lime-300' : 'sr-only'}>
+        {isLoading ? 'Sending the link…' : (data?.message ?? '')}
+      </p>
+      {error && <ErrorLine message={errorMessage(error)} />}
+      {confirming && (
+        <ConfirmDialog
+          message={confirmPasswordReset(user.email)}
+          confirmLabel="Send"
+          busy={isLoading}
+          onConfirm={() => {
+            setConfirming(false);
+            sendReset(user._id).catch(() => undefined);
+          }}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
+    </>
+  );
+}
+
 function UserCard({
   user,
   selected,
@@ -162,6 +205,7 @@ function UserCard({
         </button>
       </div>
       {error && <ErrorLine message={errorMessage(error)} />}
+      <PasswordResetButton user={user} />
       {confirming && (
         <ConfirmDialog
           message={CONFIRM_DELETE_USER}
@@ -177,7 +221,10 @@ function UserCard({
   );
 }
 
-/** Manage Users (spec sections 2 and 6): add, search (at most 9 shown), edit, grant or revoke admin, delete. */
+/**
+ * Manage Users (spec sections 2 and 6): add, search (at most 9 shown), edit, grant or revoke admin, delete;
+ * send a password reset link (issue 11).
+ */
 export function ManageUsersSection() {
   const [text, setText] = useState('');
   const q = useDebouncedValue(text);

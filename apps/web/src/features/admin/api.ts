@@ -114,6 +114,10 @@ export const adminApi = api.injectEndpoints({
       query: (body) => ({ url: 'api/users/admin/add', method: 'POST', body }),
       invalidatesTags: [USER_LIST],
     }),
+    /** Issue 11: mails the user a reset link; the admin never sees or sets the password. */
+    sendPasswordReset: build.mutation<{ message: string }, string>({
+      query: (userId) => ({ url: `api/users/admin/user/${id(userId)}/password-reset`, method: 'POST' }),
+    }),
   }),
 });
 
@@ -132,4 +136,5 @@ export const {
   useUpdateAdminUserMutation,
   useDeleteAdminUserMutation,
   useAddAdminUserMutation,
+  useSendPasswordResetMutation,
 } = adminApi;

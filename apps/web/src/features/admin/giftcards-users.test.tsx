@@ -114,12 +114,20 @@ describe('Manage Gift Cards', () => {
   });
 });
 
-function serveUsers(initial: PublicUser[], { failUpdate }: { failUpdate?: string } = {}) {
+function serveUsers(
+  initial: PublicUser[],
+  { failUpdate, failReset }: { failUpdate?: string; failReset?: string } = {},
+) {
   let users = initial;
   const updates: unknown[] = [];
   const mock = stubFetch(async (request, url) => {
     if (url.pathname === '/api/users/admin/users') {
       return jsonResponse({ users, page: 1, totalPage: 1, total: users.length });
+    }
+    const reset = /^\/api\/users\/admin\/user\/([^/]+)\/password-reset$/.exec(url.pathname);
+    if (reset && request.method === 'POST') {
+      if (failReset) return jsonResponse({ message: failReset }, 404);
+      return jsonResponse({ message: 'Password reset link sent' }, 202);
     }
     const one = /^\/api\/users\/admin\/user\/([^/]+)$/.exec(url.pathname);
     if (one) {
@@ -222,5 +230,42 @@ describe('Manage Users', () => {
     const dialog = screen.getByRole('dialog', { name: 'Are you sure you want to delete this user?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('No users found')).toBeInTheDocument();
+  });
+
+  it('sends a password reset link after a confirmation naming the e-mail, and says it was sent', async () => {
+    const player = makePublicUser({ email: 'grace@example.com' });
+    const { mock } = serveUsers([player]);
+    const user = userEvent.setup();
+    renderWithProviders(<ManageUsersSection />, { preloadedState: adminState });
+    const card = within((await screen.findByRole('list', { name: 'Users' })).querySelector('li')!);
+
+    await user.click(card.getByRole('button', { name: 'Send password reset' }));
+    const dialog = screen.getByRole('dialog', { name: 'Send a password reset link to grace@example.com?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calledUrls(mock).some((u) => u.includes('password-reset'))).toBe(false);
+
+    await user.click(card.getByRole('button', { name: 'Send password reset' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(card.getByRole('status')).toHaveTextContent('Password reset link sent'));
+    expect(calledUrls(mock)).toContain(`/api/users/admin/user/${player._id}/password-reset`);
+    const sent = mock.mock.calls
+      .map(([input]) => input as Request)
+      .find((r) => r.url.includes('password-reset'));
+    expect(sent?.method).toBe('POST');
+  });
+
+  it('shows a refused password reset in red on the card', async () => {
+    const player = makePublicUser();
+    serveUsers([player], { failReset: 'User not found' });
+    const user = userEvent.setup();
+    renderWithProviders(<ManageUsersSection />, { preloadedState: adminState });
+
+    await user.click(await screen.findByRole('button', { name: 'Send password reset' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Send' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error: User not found');
+    expect(alert).toHaveClass('text-red-500');
+    expect(screen.queryByText('Password reset link sent')).not.toBeInTheDocument();
   });
 });
