@@ -37,6 +37,7 @@ import type { PaymentProvider } from './modules/payments/payment.provider.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { type PaymentsService, createPaymentsService } from './modules/payments/payments.service.js';
 import { createPayPalProvider } from './modules/payments/paypal.provider.js';
+import { type RefundsService, createRefundsService } from './modules/payments/refunds.service.js';
 import { productsRoutes } from './modules/products/products.routes.js';
 import { seoRoutes } from './modules/seo/seo.routes.js';
 import { type ProductsService, createProductsService } from './modules/products/products.service.js';
@@ -102,6 +103,7 @@ export interface Services {
   orders: OrdersService;
   giftCards: GiftCardsService;
   payments: PaymentsService;
+  refunds: RefundsService;
   audit: AuditService;
 }
 
@@ -273,6 +275,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       provider,
       log: app.log.child({ module: 'payments' }),
     }),
+    refunds: createRefundsService({
+      db,
+      orders,
+      provider,
+      onRestock: () => products.invalidate(),
+      log: app.log.child({ module: 'refunds' }),
+    }),
     audit: createAuditService({ db }),
   };
   app.decorate('services', services);
@@ -310,7 +319,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(contactRoutes, { contact: services.contact, limits });
   await app.register(ordersRoutes, { orders: services.orders });
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });
-  await app.register(paymentsRoutes, { payments: services.payments });
+  await app.register(paymentsRoutes, { payments: services.payments, refunds: services.refunds });
   await app.register(auditRoutes, { audit: services.audit });
   await app.register(seoRoutes, { db, config });
   await webRoutes(app, {

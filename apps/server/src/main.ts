@@ -72,6 +72,7 @@ async function main() {
   const reconciler = createPaymentReconciler({
     db: database.db,
     payments: app.services.payments,
+    refunds: app.services.refunds,
     log: log.child({ worker: 'payment-reconciler' }),
   });
   reconciler.start();

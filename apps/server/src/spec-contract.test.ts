@@ -989,7 +989,7 @@ describe('spec section 4: gift-card payment sequence', () => {
     expect(await debitsOnOrder(ctx, order._id)).toMatchObject([{ giftCardId: card.id, amountCents: -1000 }]);
     expect(await getOrder(ctx, auth, order._id)).toMatchObject({
       isPaid: false,
-      status: 'unpaid',
+      status: 'awaiting_payment',
       giftCardAmount: 10,
       amountDue: toDollars(total - 1000),
     });
@@ -1202,7 +1202,7 @@ describe('spec section 4: PayPal payment sequence (real PayPal mode against the 
     const res = await putPayment(pp, auth, second._id, payPalPayment(buyer.id, user.email));
     expect(res.statusCode, res.body).toBe(409);
     expect(errorBody(res).code).toBe('PAYMENT_USED');
-    expect(await getOrder(pp, auth, second._id)).toMatchObject({ isPaid: false, status: 'unpaid' });
+    expect(await getOrder(pp, auth, second._id)).toMatchObject({ isPaid: false, status: 'awaiting_payment' });
     expect(await paymentsOf(pp, second._id)).toHaveLength(0);
     expect(await paymentsByProviderId(pp, buyer.id)).toHaveLength(1);
     // Another customer cannot use it either.

@@ -58,6 +58,10 @@ export interface FakePayPal {
   captureValue: string | undefined;
   /** The next capture happens, but its answer is lost (a 500 reaches the shop). */
   loseNextCaptureReply: boolean;
+  /** The next refund happens, but its answer is lost (a 500 reaches the shop); a retry with the same id answers it. */
+  loseNextRefundReply: boolean;
+  /** Refunds answer 422 REFUND_NOT_ALLOWED (PayPal refuses, nothing moves) while set. */
+  declineRefunds: boolean;
   /** What verify-webhook-signature answers. */
   verification: 'SUCCESS' | 'FAILURE';
   /** The buyer approved the order in PayPal's window. */
@@ -136,6 +140,8 @@ export async function startFakePayPal(): Promise<FakePayPal> {
     declineCapture: false,
     captureValue: undefined,
     loseNextCaptureReply: false,
+    loseNextRefundReply: false,
+    declineRefunds: false,
     verification: 'SUCCESS',
     approve(id) {
       const order = fake.orders.get(id);
@@ -259,7 +265,10 @@ export async function startFakePayPal(): Promise<FakePayPal> {
       });
       let reply: { status: number; body: unknown };
       if (!order) reply = { status: 404, body: { name: 'RESOURCE_NOT_FOUND' } };
-      else {
+      else if (fake.declineRefunds) {
+        // Not remembered under the request id: PayPal refused, so a later attempt is a new question.
+        return send(res, 422, { name: 'UNPROCESSABLE_ENTITY', details: [{ issue: 'REFUND_NOT_ALLOWED' }] });
+      } else {
         const captured = cents(order.capturedValue ?? order.value);
         const refunded = fake.refunds
           .filter((r) => r.captureId === captureId)
@@ -281,6 +290,10 @@ export async function startFakePayPal(): Promise<FakePayPal> {
         }
       }
       if (key) refundReplies.set(key, reply);
+      if (fake.loseNextRefundReply && reply.status === 201) {
+        fake.loseNextRefundReply = false;
+        return send(res, 500, { name: 'INTERNAL_SERVER_ERROR' });
+      }
       return send(res, reply.status, reply.body);
     }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Category } from './products.js';
 import { Dollars, optionalPagingQuery, pagingQuery } from './common.js';
 import { Email, Name, NewPassword } from './users.js';
+import { OrderStatus } from './orders.js';
 
 /**
  * Admin contract (issue 4). Product fields arrive as multipart form fields (strings), so numbers are
@@ -97,6 +98,8 @@ export const ADMIN_USERS_DEFAULT_LIMIT = 9;
  */
 export const AdminOrdersQuery = z.object({
   q: z.string().trim().max(36).optional(),
+  /** Only orders in this status (issue 12). */
+  status: OrderStatus.optional(),
   ...optionalPagingQuery(100),
 });
 export type AdminOrdersQuery = z.infer<typeof AdminOrdersQuery>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id } from './common.js';
+import { Dollars, Id } from './common.js';
 import { GiftCardCode } from './giftcards.js';
 
 /** Spec section 3: shipping address; all four fields required (spec section 5). */
@@ -71,8 +71,44 @@ export type OrderItem = z.infer<typeof OrderItem>;
 export const OrderUser = z.object({ _id: z.string(), name: z.string(), email: z.string() });
 export type OrderUser = z.infer<typeof OrderUser>;
 
-export const OrderStatus = z.enum(['unpaid', 'paid', 'expired']);
+/**
+ * Where an order is in its life (issue 12). `isPaid` and `isDelivered` keep their spec meaning (it was
+ * paid; it was delivered) beside it: a cancelled order that had been paid still says `isPaid: true`.
+ * Allowed moves: awaiting_payment -> paid | cancelled | expired; paid -> delivered | cancelled | refunded;
+ * delivered -> refunded. A partial refund leaves the order where it is, with `refundedPrice` > 0.
+ */
+export const ORDER_STATUSES = [
+  'awaiting_payment',
+  'paid',
+  'delivered',
+  'cancelled',
+  'refunded',
+  'expired',
+] as const;
+export const OrderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatus>;
+
+/** One line of an order's timeline: what happened, when, and by whom. */
+export const ORDER_EVENT_KINDS = [
+  'placed',
+  'paid',
+  'delivered',
+  'cancelled',
+  'refunded',
+  'refund_failed',
+  'expired',
+] as const;
+export const OrderEvent = z.object({
+  at: z.string(),
+  event: z.enum(ORDER_EVENT_KINDS),
+  /** `customer`, `admin` or `system` (the shop itself: expiry, the payment reconciler). */
+  by: z.enum(['customer', 'admin', 'system']),
+  /** Money the event moved, in dollars (a refund's amount). */
+  amount: z.number().nullable(),
+  /** A refund's reason, where the money went, or why a refund failed. */
+  note: z.string().nullable(),
+});
+export type OrderEvent = z.infer<typeof OrderEvent>;
 
 export const PaymentResult = z.object({
   method: z.enum(['paypal', 'Gift Card', 'Gift Card + PayPal', 'demo']).or(z.string()),
@@ -109,8 +145,31 @@ export const Order = z.object({
   /** What is left to pay: totalPrice - giftCardAmount - PayPal money captured so far (0 once paid). */
   amountDue: z.number(),
   paymentResult: PaymentResult.nullable(),
+  /** Money given back so far (cancellation or admin refunds), in dollars. */
+  refundedPrice: z.number(),
+  /** Oldest first. Only on a single order (GET /api/orders/:id and the admin's), not in lists. */
+  timeline: z.array(OrderEvent).optional(),
 });
 export type Order = z.infer<typeof Order>;
+
+/** The order's status as the spec's screens badge it: cancelled and refunded beside Paid / Not Paid. */
+export const isClosedStatus = (status: OrderStatus) =>
+  status === 'cancelled' || status === 'refunded' || status === 'expired';
+
+/**
+ * POST /api/orders/:id/refund (admin). `amount` in dollars; left out, everything still refundable.
+ * `restock` puts the order's items back on the shelf (once per order).
+ */
+export const RefundBody = z.object({
+  amount: Dollars.refine((v) => v > 0, { message: 'Amount must be greater than 0' }).optional(),
+  reason: z
+    .string({ message: 'A reason is required' })
+    .trim()
+    .min(1, { message: 'A reason is required' })
+    .max(500, { message: 'The reason is at most 500 characters' }),
+  restock: z.boolean({ message: 'restock must be true or false' }).default(false),
+});
+export type RefundBody = z.infer<typeof RefundBody>;
 
 /** `""` and `null` from a client mean "not sent". */
 const absentIfEmpty = (v: unknown) => (v === '' || v === null ? undefined : v);

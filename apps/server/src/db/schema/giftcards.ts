@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { orders } from './orders.js';
+import { orderRefunds, orders } from './orders.js';
 import { users } from './users.js';
 
 export const giftCards = pgTable(
@@ -47,6 +47,8 @@ export const giftCardLedger = pgTable(
     amountCents: integer('amount_cents').notNull(),
     balanceAfterCents: integer('balance_after_cents').notNull(),
     actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The order refund (issue 12) this row gives back; null for a release (expiry, unpaid cancel). */
+    refundId: uuid('refund_id').references(() => orderRefunds.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -55,7 +57,10 @@ export const giftCardLedger = pgTable(
       sql`${t.kind} in ('issue', 'top_up', 'order_debit', 'order_refund')`,
     ),
     // A retry can never debit or refund one card twice for one order (Medusa #16347).
-    unique('gift_card_ledger_card_order_kind_unique').on(t.giftCardId, t.orderId, t.kind),
+    // Each refund of an order credits a card at most once too (NULLS NOT DISTINCT: one release).
+    unique('gift_card_ledger_card_order_kind_refund_unique')
+      .on(t.giftCardId, t.orderId, t.kind, t.refundId)
+      .nullsNotDistinct(),
     index('gift_card_ledger_order_idx').on(t.orderId),
   ],
 );

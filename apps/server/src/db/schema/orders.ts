@@ -14,7 +14,11 @@ import {
 import { products } from './products.js';
 import { users } from './users.js';
 
-export const ORDER_STATUSES = ['unpaid', 'paid', 'expired'] as const;
+/**
+ * What the row stores (issue 12). The API's status (awaiting_payment, paid, delivered, ...) is derived
+ * from it and `is_delivered` in one place, orders.lifecycle.ts.
+ */
+export const ORDER_STATUSES = ['unpaid', 'paid', 'expired', 'cancelled', 'refunded'] as const;
 export type OrderStatusValue = (typeof ORDER_STATUSES)[number];
 
 /**
@@ -50,16 +54,28 @@ export const orders = pgTable(
     paymentResultUpdateTime: timestamp('payment_result_update_time', { withTimezone: true }),
     /** The confirmation mail's outbox row: unique, so an order can never queue two. */
     confirmationMailId: uuid('confirmation_mail_id'),
+    /** Money given back so far by cancellation and refunds (issue 12). */
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    /** The items went back on the shelf (a cancellation, or a refund with restock): at most once. */
+    restocked: boolean('restocked').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('orders_status_valid', sql`${t.status} in ('unpaid', 'paid', 'expired')`),
+    check('orders_status_valid', sql`${t.status} in ('unpaid', 'paid', 'expired', 'cancelled', 'refunded')`),
     check(
       'orders_money_non_negative',
       sql`${t.itemsCents} >= 0 and ${t.taxCents} >= 0 and ${t.shippingCents} >= 0 and ${t.totalCents} >= 0`,
     ),
-    check('orders_paid_has_paid_at', sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`),
+    // Paid and refunded orders were paid; unpaid and expired ones never were; a cancelled one either.
+    check(
+      'orders_paid_at_matches_status',
+      sql`(${t.status} in ('paid', 'refunded') and ${t.paidAt} is not null) or (${t.status} in ('unpaid', 'expired') and ${t.paidAt} is null) or ${t.status} = 'cancelled'`,
+    ),
+    check(
+      'orders_refunded_within_total',
+      sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.totalCents}`,
+    ),
     index('orders_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('orders_status_expires_idx').on(t.status, t.expiresAt),
     uniqueIndex('orders_confirmation_mail_unique').on(t.confirmationMailId),
@@ -113,6 +129,8 @@ export const payments = pgTable(
     raw: jsonb('raw'),
     /** The provider's refund id, once the reconciler gave an expired order's capture back. */
     refundId: text('refund_id'),
+    /** Given back by order refunds (issue 12), at most amount_cents; the capture itself stays `captured`. */
+    refundedCents: integer('refunded_cents').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -120,6 +138,10 @@ export const payments = pgTable(
     check('payments_provider_valid', sql`${t.provider} in ('paypal', 'demo')`),
     check('payments_status_valid', sql`${t.status} in ('created', 'captured', 'failed', 'refunded')`),
     check('payments_amount_positive', sql`${t.amountCents} > 0`),
+    check(
+      'payments_refunded_within_amount',
+      sql`${t.refundedCents} >= 0 and ${t.refundedCents} <= ${t.amountCents}`,
+    ),
     uniqueIndex('payments_provider_order_unique').on(t.providerOrderId),
     // One capture pays one order, once: a client cannot offer the same PayPal capture twice (issue 8).
     uniqueIndex('payments_capture_unique').on(t.captureId),
@@ -142,6 +164,94 @@ export const demoPaymentOrders = pgTable(
   ],
 );
 
+export const ORDER_EVENT_KINDS = [
+  'placed',
+  'paid',
+  'delivered',
+  'cancelled',
+  'refunded',
+  'refund_failed',
+  'expired',
+] as const;
+export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
+export const ORDER_ACTORS = ['customer', 'admin', 'system'] as const;
+export type OrderActor = (typeof ORDER_ACTORS)[number];
+
+/** An order's timeline (issue 12): written in the same transaction as what it records. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<OrderEventKind>().notNull(),
+    actor: text('actor').$type<OrderActor>().notNull(),
+    actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    amountCents: integer('amount_cents'),
+    note: text('note'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'order_events_kind_valid',
+      sql`${t.kind} in ('placed', 'paid', 'delivered', 'cancelled', 'refunded', 'refund_failed', 'expired')`,
+    ),
+    check('order_events_actor_valid', sql`${t.actor} in ('customer', 'admin', 'system')`),
+    index('order_events_order_idx').on(t.orderId, t.at),
+  ],
+);
+
+export const REFUND_KINDS = ['cancel', 'admin'] as const;
+export type RefundKind = (typeof REFUND_KINDS)[number];
+export const REFUND_STATUSES = ['pending', 'completed', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** Where a refund's money goes: gift cards first, then provider captures (orders.refunds.ts). */
+export interface RefundPlan {
+  giftCards: { giftCardId: string; cents: number }[];
+  captures: { paymentId: string; captureId: string; currency: string; cents: number }[];
+}
+
+/**
+ * A refund of a paid order (issue 12): planned and recorded `pending` under the order's lock, sent to
+ * the provider with no lock held (one request id per capture, derived from this row: a retry after a
+ * lost answer names the same refund), then completed under the lock. One pending refund per order.
+ */
+export const orderRefunds = pgTable(
+  'order_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<RefundKind>().notNull(),
+    status: text('status').$type<RefundStatus>().notNull().default('pending'),
+    amountCents: integer('amount_cents').notNull(),
+    reason: text('reason').notNull(),
+    restock: boolean('restock').notNull().default(false),
+    plan: jsonb('plan').$type<RefundPlan>().notNull(),
+    /** What the provider answered per capture: its refund id and status. */
+    providerRefunds: jsonb('provider_refunds').$type<Record<string, { id: string | null; status: string }>>(),
+    failure: text('failure'),
+    actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('order_refunds_kind_valid', sql`${t.kind} in ('cancel', 'admin')`),
+    check('order_refunds_status_valid', sql`${t.status} in ('pending', 'completed', 'failed')`),
+    check('order_refunds_amount_positive', sql`${t.amountCents} > 0`),
+    // Two admins (or an admin and the customer) at once: the second finds the first's refund.
+    uniqueIndex('order_refunds_one_pending')
+      .on(t.orderId)
+      .where(sql`${t.status} = 'pending'`),
+    index('order_refunds_status_updated_idx').on(t.status, t.updatedAt),
+  ],
+);
+
 export type OrderRow = typeof orders.$inferSelect;
+export type OrderEventRow = typeof orderEvents.$inferSelect;
+export type OrderRefundRow = typeof orderRefunds.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;

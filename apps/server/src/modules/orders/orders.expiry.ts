@@ -10,11 +10,10 @@ import {
   payments,
   products,
 } from '../../db/schema/index.js';
-import { AppError } from '../../lib/errors.js';
 import { periodic } from '../../lib/periodic.js';
+import { orderExpired, recordEvent } from './orders.lifecycle.js';
 
-export const orderExpired = () =>
-  new AppError(409, 'This order has expired. Please place it again.', 'ORDER_EXPIRED');
+export { orderExpired };
 
 /** An unpaid order whose hold ran out: it must be expired before anything else happens to it. */
 export function isOverdue(order: OrderRow, now: Date): boolean {
@@ -32,12 +31,29 @@ const paymentInFlight = (orderId: string | typeof orders.id) =>
  * unpaid -> expired, for an order the caller has locked (FOR UPDATE): the reserved stock goes back
  * to the shelf and every gift-card debit is refunded (ledger row + balance), in the caller's
  * transaction. A no-op (false) for an order that is not unpaid, or that has a payment in flight:
- * its stock and gift-card money are not given back while captured money may still come in.
+ * its stock and gift-card money are not given back while captured money may still come in (the
+ * reconciler would settle the order with it).
  */
 export async function expireLocked(tx: Executor, order: OrderRow, now: Date): Promise<boolean> {
   if (order.status !== 'unpaid') return false;
   if ((await queryRows(tx, paymentInFlight(order.id))).length > 0) return false;
+  await releaseLocked(tx, order, now, 'expired');
+  await recordEvent(tx, { orderId: order.id, kind: 'expired', actor: 'system', at: now });
+  return true;
+}
 
+/**
+ * Closes a locked unpaid order (expired, or cancelled by its customer, issue 12): its stock goes back
+ * to the shelf and every gift-card debit is given back (ledger row + balance). A payment still in
+ * flight is not waited for: a capture that arrives for a closed order is recorded and given back by
+ * the payment reconciler, never used to pay it.
+ */
+export async function releaseLocked(
+  tx: Executor,
+  order: OrderRow,
+  now: Date,
+  to: 'expired' | 'cancelled',
+): Promise<void> {
   const lines = await tx
     .select({ productId: orderItems.productId, quantity: orderItems.quantity })
     .from(orderItems)
@@ -75,9 +91,9 @@ export async function expireLocked(tx: Executor, order: OrderRow, now: Date): Pr
     });
   }
 
-  await tx.update(orders).set({ status: 'expired', updatedAt: now }).where(eq(orders.id, order.id));
-  order.status = 'expired';
-  return true;
+  await tx.update(orders).set({ status: to, restocked: true, updatedAt: now }).where(eq(orders.id, order.id));
+  order.status = to;
+  order.restocked = true;
 }
 
 export interface OrderExpiry {

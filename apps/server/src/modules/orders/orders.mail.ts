@@ -66,3 +66,91 @@ ${totals.map(([label, cents]) => `<tr><td>${label}</td><td style="text-align:rig
 
   return { to: order.customerEmail, subject: `Your Pixel Vault order ${order.id}`, text, html };
 }
+
+/** A short notice about an order: a greeting, a few paragraphs, the order's id and a link to it. */
+function orderNotice(
+  order: OrderRow,
+  subject: string,
+  heading: string,
+  paragraphs: string[],
+  lines: string[] = [],
+): NewMail {
+  const text = [
+    `Hello ${order.customerName},`,
+    '',
+    ...paragraphs.flatMap((p) => [p, '']),
+    ...(lines.length > 0 ? [...lines.map((l) => `  ${l}`), ''] : []),
+    `Order: ${order.id}`,
+    '',
+    'Pixel Vault',
+  ].join('\n');
+  const html = `<!doctype html>
+<html><body style="font-family:Arial,sans-serif;color:#222">
+<h1>${escapeHtml(heading)}</h1>
+<p>Hello ${escapeHtml(order.customerName)},</p>
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${lines.length > 0 ? `<ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : ''}
+<p><strong>Order:</strong> ${escapeHtml(order.id)}</p>
+<p>Pixel Vault</p>
+</body></html>`;
+  return { to: order.customerEmail, subject: `${subject} ${order.id}`, text, html };
+}
+
+/** Where refunded money went, one line each: "$20.00 back to gift card ending 4F2K". */
+export type RefundDestinations = string[];
+
+/** Sent when an admin marks the order delivered (issue 12). */
+export function deliveredMail(order: OrderRow, items: OrderItemRow[], at: Date): NewMail {
+  return orderNotice(
+    order,
+    'Your Pixel Vault order was delivered:',
+    'Your order was delivered',
+    [`Your order was marked delivered on ${dateFormat.format(at)}. We hope you enjoy it!`],
+    items.map((item) => `${item.name} x ${item.quantity}`),
+  );
+}
+
+/** Sent when the customer cancels (issue 12); `refunded` lists where paid money went back. */
+export function cancelledMail(
+  order: OrderRow,
+  refundedCents: number,
+  refunded: RefundDestinations,
+  at: Date,
+): NewMail {
+  const paragraphs = [`Your order was cancelled on ${dateFormat.format(at)}, as you asked.`];
+  paragraphs.push(
+    refundedCents > 0
+      ? `We refunded ${formatCents(refundedCents)}:`
+      : refunded.length > 0
+        ? 'The gift-card money held for it is back on your card:'
+        : 'No money was taken for it.',
+  );
+  return orderNotice(
+    order,
+    'Your Pixel Vault order was cancelled:',
+    'Your order was cancelled',
+    paragraphs,
+    refunded,
+  );
+}
+
+/** Sent for an admin's refund, full or partial (issue 12). */
+export function refundMail(
+  order: OrderRow,
+  amountCents: number,
+  refunded: RefundDestinations,
+  reason: string,
+  at: Date,
+): NewMail {
+  return orderNotice(
+    order,
+    'A refund for your Pixel Vault order',
+    `We refunded ${formatCents(amountCents)}`,
+    [
+      `On ${dateFormat.format(at)} we refunded ${formatCents(amountCents)} of your order (${formatCents(order.totalCents)} in total).`,
+      `Reason: ${reason}`,
+      'The money goes back to where it came from:',
+    ],
+    refunded,
+  );
+}

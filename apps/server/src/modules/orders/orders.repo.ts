@@ -1,15 +1,17 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { type Order, toDollars } from '@pixel-vault/shared';
+import { type Order, type OrderEvent, toDollars } from '@pixel-vault/shared';
 import { type Executor, queryRows } from '../../db/client.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import {
   type OrderItemRow,
   type OrderRow,
   giftCardLedger,
+  orderEvents,
   orderItems,
   orders,
   payments,
 } from '../../db/schema/index.js';
+import { statusOf } from './orders.lifecycle.js';
 
 /** Locks one order row for the rest of the transaction (every money change on an order goes through it). */
 export async function lockOrder(tx: Executor, orderId: string): Promise<OrderRow | undefined> {
@@ -17,14 +19,19 @@ export async function lockOrder(tx: Executor, orderId: string): Promise<OrderRow
   return row;
 }
 
-/** Net gift-card money applied to an order: debits minus refunds, in cents (>= 0). */
+/**
+ * Which ledger rows pay an order: its debits, less what a release (expiry, an unpaid cancellation) gave
+ * back. A refund of a paid order (issue 12, `refund_id` set) does not unpay it: it counts in
+ * `refunded_cents` instead.
+ */
+const payingLedgerRows = sql`${giftCardLedger.kind} in ('order_debit', 'order_refund') and ${giftCardLedger.refundId} is null`;
+
+/** Net gift-card money applied to an order: debits minus releases, in cents (>= 0). */
 export async function giftCardCentsFor(tx: Executor, orderId: string): Promise<number> {
   const [row] = await tx
     .select({ cents: sql<number>`coalesce(-sum(${giftCardLedger.amountCents}), 0)`.mapWith(Number) })
     .from(giftCardLedger)
-    .where(
-      and(eq(giftCardLedger.orderId, orderId), inArray(giftCardLedger.kind, ['order_debit', 'order_refund'])),
-    );
+    .where(and(eq(giftCardLedger.orderId, orderId), payingLedgerRows));
   return row?.cents ?? 0;
 }
 
@@ -54,8 +61,10 @@ export function toOrderDto(
   /** Provider money captured so far (a spec client's PayPal capture may cover part, decision 004). */
   capturedCents: number,
   publicUrl: PublicUrlOf = relativeUrls,
+  timeline?: OrderEvent[],
 ): Order {
-  const paid = row.status === 'paid';
+  const paid = row.paidAt !== null;
+  const open = row.status === 'unpaid';
   return {
     _id: row.id,
     user: row.userId ? { _id: row.userId, name: row.customerName, email: row.customerEmail } : null,
@@ -83,13 +92,10 @@ export function toOrderDto(
     paidAt: row.paidAt?.toISOString() ?? null,
     isDelivered: row.isDelivered,
     deliveredAt: row.deliveredAt?.toISOString() ?? null,
-    status: row.status,
-    expiresAt: row.status === 'unpaid' ? row.expiresAt.toISOString() : null,
+    status: statusOf(row),
+    expiresAt: open ? row.expiresAt.toISOString() : null,
     giftCardAmount: toDollars(giftCardCents),
-    amountDue:
-      paid || row.status === 'expired'
-        ? 0
-        : toDollars(Math.max(0, row.totalCents - giftCardCents - capturedCents)),
+    amountDue: open ? toDollars(Math.max(0, row.totalCents - giftCardCents - capturedCents)) : 0,
     paymentResult:
       paid && row.paymentResultMethod
         ? {
@@ -100,7 +106,25 @@ export function toOrderDto(
             updateTime: (row.paymentResultUpdateTime ?? row.paidAt ?? row.updatedAt).toISOString(),
           }
         : null,
+    refundedPrice: toDollars(row.refundedCents),
+    ...(timeline ? { timeline } : {}),
   };
+}
+
+/** An order's timeline, oldest first (issue 12). */
+export async function timelineFor(tx: Executor, orderId: string): Promise<OrderEvent[]> {
+  const rows = await tx
+    .select()
+    .from(orderEvents)
+    .where(eq(orderEvents.orderId, orderId))
+    .orderBy(asc(orderEvents.at), asc(orderEvents.id));
+  return rows.map((e) => ({
+    at: e.at.toISOString(),
+    event: e.kind,
+    by: e.actor,
+    amount: e.amountCents === null ? null : toDollars(e.amountCents),
+    note: e.note,
+  }));
 }
 
 /** Orders as DTOs in at most four queries, whatever their number (no N+1). Keeps the given row order. */
@@ -117,7 +141,7 @@ export async function toOrderDtos(
     sql`select ${giftCardLedger.orderId} as order_id, -sum(${giftCardLedger.amountCents}) as cents
         from ${giftCardLedger}
         where ${inArray(giftCardLedger.orderId, ids)}
-          and ${giftCardLedger.kind} in ('order_debit', 'order_refund')
+          and ${payingLedgerRows}
         group by ${giftCardLedger.orderId}`,
   );
   const giftByOrder = new Map(gift.map((g) => [g.order_id, Number(g.cents)]));
@@ -145,6 +169,7 @@ export async function toOrderDtos(
   );
 }
 
+/** One order as the API answers it alone: with its timeline. */
 export async function orderDto(
   tx: Executor,
   row: OrderRow,
@@ -152,7 +177,7 @@ export async function orderDto(
 ): Promise<Order> {
   const [dto] = await toOrderDtos(tx, [row], publicUrl);
   if (!dto) throw new Error('orderDto: no order');
-  return dto;
+  return { ...dto, timeline: await timelineFor(tx, row.id) };
 }
 
 export async function listOrdersOf(

@@ -1,9 +1,10 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { type SQL, and, desc, eq, sql } from 'drizzle-orm';
 import {
   ADMIN_ORDERS_DEFAULT_LIMIT,
   type AdminOrdersQuery,
   type CreateOrderBody,
   type Order,
+  type OrderStatus,
   formatCents,
   priceOrder,
   requestedPage,
@@ -22,7 +23,8 @@ import type { ProductsService } from '../products/products.service.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { expireLocked, isOverdue, orderExpired } from './orders.expiry.js';
 import { admitHold, checkHoldValue } from './orders.holds.js';
-import { confirmationMail } from './orders.mail.js';
+import { confirmationMail, deliveredMail } from './orders.mail.js';
+import { checkTransition, orderClosed, recordEvent } from './orders.lifecycle.js';
 import {
   capturedCentsFor,
   giftCardCentsFor,
@@ -38,6 +40,20 @@ export interface AdminOrdersPage {
   page: number;
   totalPage: number;
   total: number;
+}
+
+/** The rows whose API status (orders.lifecycle.ts statusOf) is `status`. */
+function statusFilter(status: OrderStatus): SQL {
+  switch (status) {
+    case 'awaiting_payment':
+      return sql`${orders.status} = 'unpaid'`;
+    case 'paid':
+      return sql`${orders.status} = 'paid' and not ${orders.isDelivered}`;
+    case 'delivered':
+      return sql`${orders.status} = 'paid' and ${orders.isDelivered}`;
+    default:
+      return sql`${orders.status} = ${status}`;
+  }
 }
 
 /** An order id or its beginning: anything else cannot match, so it is not even asked. */
@@ -214,6 +230,13 @@ export function createOrdersService({
         })
         .returning();
       if (!row) throw new Error('Order insert returned no row');
+      await recordEvent(tx, {
+        orderId: row.id,
+        kind: 'placed',
+        actor: 'customer',
+        actorUserId: user.id,
+        at: now,
+      });
       await tx.insert(orderItems).values(
         lines.map((l) => ({
           orderId: row.id,
@@ -266,8 +289,9 @@ export function createOrdersService({
   }
 
   async function settle(tx: Transaction, order: OrderRow, effects: OrderEffects): Promise<SettleResult> {
-    if (order.status === 'paid') return { paid: true, dueCents: 0 };
-    if (order.status === 'expired') throw orderExpired();
+    // Paid once (and perhaps refunded or cancelled since): nothing more to settle.
+    if (order.paidAt !== null) return { paid: true, dueCents: 0 };
+    if (order.status !== 'unpaid') throw orderClosed(order);
 
     const giftCents = await giftCardCentsFor(tx, order.id);
     const captured = await tx
@@ -306,6 +330,15 @@ export function createOrdersService({
     // The caller holds the row lock, so the order is still unpaid here; guard anyway.
     if (!updated) throw new Error('Order changed under its row lock');
     Object.assign(order, updated);
+    await recordEvent(tx, {
+      orderId: order.id,
+      kind: 'paid',
+      actor: 'customer',
+      actorUserId: order.userId,
+      amountCents: order.totalCents,
+      note: method,
+      at: now,
+    });
     effects.mailQueued = true;
     return { paid: true, dueCents: 0 };
   }
@@ -347,12 +380,16 @@ export function createOrdersService({
     },
     now: clock,
 
-    async adminList({ q, ...query }) {
+    async adminList({ q, status, ...query }) {
       const prefix = (q ?? '').toLowerCase();
       const paging = requestedPage(query, ADMIN_ORDERS_DEFAULT_LIMIT);
       if (!ID_PREFIX.test(prefix))
         return paging ? { orders: [], page: paging.page, totalPage: 1, total: 0 } : [];
-      const where = prefix ? sql`${orders.id}::text like ${`${prefix}%`}` : undefined;
+      const filters = [
+        prefix ? sql`${orders.id}::text like ${`${prefix}%`}` : undefined,
+        status ? statusFilter(status) : undefined,
+      ].filter((f) => f !== undefined);
+      const where = filters.length > 0 ? and(...filters) : undefined;
       const newestFirst = [desc(orders.createdAt), desc(orders.id)];
       // The admin list names the customer by id only (spec section 3).
       const toAdminDtos = async (rows: OrderRow[]) =>
@@ -380,13 +417,11 @@ export function createOrdersService({
     },
 
     async markDelivered(admin, orderId) {
-      return db.transaction(async (tx) => {
+      let mailQueued = false;
+      const delivered = await db.transaction(async (tx) => {
         const order = await lockOrder(tx, orderId);
         if (!order) throw orderNotFound();
-        if (order.isDelivered) return toDto(tx, order);
-        if (order.status !== 'paid') {
-          throw new AppError(409, 'Only a paid order can be delivered', 'ORDER_NOT_PAID');
-        }
+        if (order.isDelivered || checkTransition('deliver', order) === 'done') return toDto(tx, order);
         const now = clock();
         const [updated] = await tx
           .update(orders)
@@ -402,8 +437,20 @@ export function createOrdersService({
           before: { isDelivered: false, deliveredAt: null },
           after: { isDelivered: true, deliveredAt: now },
         });
+        await recordEvent(tx, {
+          orderId: order.id,
+          kind: 'delivered',
+          actor: 'admin',
+          actorUserId: admin.id,
+          at: now,
+        });
+        // Exactly once: this transaction is the only one that moves the order to delivered.
+        await enqueueMail(tx, deliveredMail(updated, await itemsFor(tx, [order.id]), now));
+        mailQueued = true;
         return toDto(tx, updated);
       });
+      if (mailQueued) mailer.kick();
+      return delivered;
     },
   };
 }

@@ -1,10 +1,17 @@
 import { and, asc, eq, exists, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
-import { type PaymentRow, orders, payments } from '../../db/schema/index.js';
+import {
+  type OrderRefundRow,
+  type PaymentRow,
+  orderRefunds,
+  orders,
+  payments,
+} from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { periodic } from '../../lib/periodic.js';
 import type { PaymentsService, ReconcileOutcome } from './payments.service.js';
+import type { RefundsService } from './refunds.service.js';
 
 export interface ReconcileReport {
   recorded: number;
@@ -29,6 +36,8 @@ export interface PaymentReconciler {
 export interface PaymentReconcilerOptions {
   db: Database;
   payments: Pick<PaymentsService, 'reconcile' | 'refundExpired'>;
+  /** Completes order refunds left pending (issue 12: the provider did not answer, or the server died). */
+  refunds?: Pick<RefundsService, 'resume'>;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   clock?: () => Date;
   intervalMs?: number;
@@ -51,6 +60,7 @@ const BATCH = 20;
 export function createPaymentReconciler({
   db,
   payments: service,
+  refunds,
   log,
   clock = () => new Date(),
   intervalMs = 60_000,
@@ -60,7 +70,14 @@ export function createPaymentReconciler({
     db
       .select({ one: sql`1` })
       .from(orders)
-      .where(and(eq(orders.id, payments.orderId), eq(orders.status, 'expired'))),
+      .where(
+        and(
+          eq(orders.id, payments.orderId),
+          // Expired, or cancelled before it was paid (issue 12): nothing captured for it is kept.
+          inArray(orders.status, ['expired', 'cancelled']),
+          sql`${orders.paidAt} is null`,
+        ),
+      ),
   );
 
   /** Claims up to BATCH idle payments of this kind by touching them; answers them. */
@@ -83,6 +100,40 @@ export function createPaymentReconciler({
       .set({ updatedAt: clock() })
       .where(and(inArray(payments.id, idle), eq(payments.status, kind)))
       .returning();
+  }
+
+  /** Claims up to BATCH idle pending refunds by touching them (the same lease as payments). */
+  async function claimRefunds(idleSince: Date): Promise<OrderRefundRow[]> {
+    const idle = db
+      .select({ id: orderRefunds.id })
+      .from(orderRefunds)
+      .where(and(eq(orderRefunds.status, 'pending'), lt(orderRefunds.updatedAt, idleSince)))
+      .orderBy(asc(orderRefunds.updatedAt))
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    return db
+      .update(orderRefunds)
+      .set({ updatedAt: clock() })
+      .where(and(inArray(orderRefunds.id, idle), eq(orderRefunds.status, 'pending')))
+      .returning();
+  }
+
+  async function resumeRefunds(idleSince: Date, report: ReconcileReport): Promise<void> {
+    if (!refunds) return;
+    for (;;) {
+      const batch = await claimRefunds(idleSince);
+      for (const refund of batch) {
+        try {
+          const outcome = await refunds.resume(refund);
+          report[outcome === 'completed' ? 'refunded' : outcome] += 1;
+          if (outcome === 'waiting') return; // the provider is still not answering: next run
+        } catch (error) {
+          report.errors += 1;
+          log.error({ err: error, refundId: refund.id }, 'refund not completed: retried next run');
+        }
+      }
+      if (batch.length < BATCH) return;
+    }
   }
 
   async function reconcileOnce(): Promise<ReconcileReport> {
@@ -118,6 +169,7 @@ export function createPaymentReconciler({
         if (batch.length < BATCH) break;
       }
     }
+    await resumeRefunds(idleSince, report);
     if (report.recorded + report.refunded + report.failed + report.errors > 0) {
       log.info({ ...report }, 'payments reconciled');
     }

@@ -4,6 +4,7 @@ import {
   PaymentUpdateBody,
   PayPalCaptureBody,
   PayPalOrderResponse,
+  RefundBody,
   ShopConfigResponse,
 } from '@pixel-vault/shared';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -12,10 +13,30 @@ import { requireUser } from '../../lib/access.js';
 import { AppError } from '../../lib/errors.js';
 import type { App } from '../../lib/http.js';
 import type { PaymentsService } from './payments.service.js';
+import type { RefundsService } from './refunds.service.js';
 
 const WebhookAnswer = z.object({ received: z.boolean() });
 
-export async function paymentsRoutes(app: App, { payments }: { payments: PaymentsService }) {
+export async function paymentsRoutes(
+  app: App,
+  { payments, refunds }: { payments: PaymentsService; refunds: RefundsService },
+) {
+  // Issue 12: the customer cancels their order (a paid one is refunded in full); an admin refunds.
+  app.post(
+    '/api/orders/:id/cancel',
+    { schema: { params: IdParams, response: { 200: Order } }, config: { access: 'user' } },
+    async (request) => refunds.cancel(requireUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/orders/:id/refund',
+    {
+      schema: { params: IdParams, body: RefundBody, response: { 200: Order } },
+      config: { access: 'admin' },
+    },
+    async (request) => refunds.refund(requireUser(request), request.params.id, request.body),
+  );
+
   // Spec section 7: "response is the payment provider client id": the id itself, as text ('demo' in
   // demo mode). Our web app reads the same id, with the mode, from /api/config.
   app.get('/api/config/paypal', { config: { access: 'public' } }, async (_request, reply) =>

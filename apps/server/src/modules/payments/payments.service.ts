@@ -15,6 +15,7 @@ import type { AuthUser } from '../../lib/access.js';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { CodeCaller, GiftCardsService } from '../giftcards/giftcards.service.js';
 import { isOverdue, orderExpired } from '../orders/orders.expiry.js';
+import { closedUnpaid, orderClosed } from '../orders/orders.lifecycle.js';
 import {
   type OrdersService,
   nothingDue,
@@ -138,7 +139,8 @@ export function createPaymentsService({
           })
           // A refunded payment (its order had expired) stays refunded.
           .where(and(eq(payments.id, payment.id), sql`${payments.status} <> 'refunded'`));
-        if (order.status === 'expired') return { expired: true as const };
+        // Expired, or cancelled before it was paid: the capture is given back, never used.
+        if (closedUnpaid(order)) return { expired: true as const };
         await orders.settle(tx, order, effects);
         return { expired: false as const, order: await orders.dto(tx, order.id) };
       },
@@ -152,7 +154,7 @@ export function createPaymentsService({
     if (outcome.expired) {
       log.warn(
         { paymentId: payment.id, orderId: payment.orderId },
-        'payment captured for an expired order: the reconciler refunds it',
+        'payment captured for a closed order: the reconciler refunds it',
       );
       throw orderExpired();
     }
@@ -260,7 +262,9 @@ export function createPaymentsService({
       { ownerId: null, expireOverdue: false },
       async (tx, order) => {
         const [current] = await tx.select().from(payments).where(eq(payments.id, payment.id));
-        return order.status === 'expired' && current?.status === 'captured' ? current : undefined;
+        return closedUnpaid(order) && current?.status === 'captured' && current.refundedCents === 0
+          ? current
+          : undefined;
       },
     );
     if (!due?.captureId) return 'waiting';
@@ -317,7 +321,7 @@ export function createPaymentsService({
     const paid = await orders.withLockedOrder(
       orderId,
       { ownerId: user.id, expireOverdue: false },
-      async (_tx, order) => order.status === 'paid',
+      async (_tx, order) => order.paidAt !== null,
     );
     const known = await findPayment(providerOrderId);
     if (known && known.orderId !== orderId) throw paymentUsedElsewhere();
@@ -357,7 +361,7 @@ export function createPaymentsService({
         // Money was taken: an order whose hold ran out but was not swept yet is still paid.
         { ownerId: user.id, expireOverdue: false },
         async (tx, order, effects) => {
-          if (order.status === 'paid') throw orderAlreadyPaid();
+          if (order.paidAt !== null) throw orderAlreadyPaid();
           const dueCents = order.status === 'unpaid' ? await orders.remainderCents(tx, order) : 0;
           if (order.status === 'unpaid' && result.amountCents > dueCents) {
             throw new AppError(
@@ -388,7 +392,7 @@ export function createPaymentsService({
               requestId: randomUUID(),
             });
           }
-          if (order.status === 'expired') return { expired: true as const };
+          if (closedUnpaid(order)) return { expired: true as const };
           const settled = await orders.settle(tx, order, effects);
           if (!settled.paid) return { dueCents: settled.dueCents };
           return { order: await orders.dto(tx, order.id) };
@@ -441,8 +445,8 @@ export function createPaymentsService({
 
     async createProviderOrder(user, orderId) {
       const plan = await orders.withLockedOrder(orderId, { ownerId: user.id }, async (tx, order) => {
-        if (order.status === 'paid') throw orderAlreadyPaid();
-        if (order.status === 'expired') throw orderExpired();
+        if (order.paidAt !== null) throw orderAlreadyPaid();
+        if (order.status !== 'unpaid') throw orderClosed(order);
         const remainder = await orders.remainderCents(tx, order);
         if (remainder <= 0) throw nothingDue();
         const [open] = await tx
@@ -494,8 +498,8 @@ export function createPaymentsService({
             await orders.settle(tx, order, effects);
             return { order: await orders.dto(tx, order.id), stale: false };
           }
-          if (order.status === 'paid') throw orderAlreadyPaid();
-          if (order.status === 'expired') throw orderExpired();
+          if (order.paidAt !== null) throw orderAlreadyPaid();
+          if (order.status !== 'unpaid') throw orderClosed(order);
           if (current?.status === 'failed') throw amountMismatch();
           // A gift card applied after this PayPal order was made: capturing it would overcharge.
           // Refused before any money moves; the browser asks for a new PayPal order.

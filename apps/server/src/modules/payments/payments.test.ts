@@ -541,6 +541,9 @@ describe('demo mode (no PayPal credentials)', () => {
         'PUT /api/orders/:id/delivery admin',
         'PUT /api/giftcards/admin/:id/add-balance admin',
         'DELETE /api/giftcards/admin/delete/:id admin',
+        // Cancellations and refunds (issue 12).
+        'POST /api/orders/:id/cancel user',
+        'POST /api/orders/:id/refund admin',
       ].sort(),
     );
     const id = '00000000-0000-4000-8000-000000000000';

@@ -33,5 +33,7 @@ export function customerId(order: Pick<Order, 'user'>): string | null {
  * (issue 9: a customer may hold only a few unpaid orders, so a refused checkout sends them here).
  */
 export function isOpenOrder(order: Pick<Order, 'status' | 'expiresAt'>, readAt: number): boolean {
-  return order.status === 'unpaid' && order.expiresAt != null && Date.parse(order.expiresAt) > readAt;
+  return (
+    order.status === 'awaiting_payment' && order.expiresAt != null && Date.parse(order.expiresAt) > readAt
+  );
 }

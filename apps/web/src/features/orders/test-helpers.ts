@@ -37,11 +37,12 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     paidAt: null,
     isDelivered: false,
     deliveredAt: null,
-    status: 'unpaid',
+    status: 'awaiting_payment',
     expiresAt: '2024-01-05T10:30:00.000Z',
     giftCardAmount: 0,
     amountDue: 59.97,
     paymentResult: null,
+    refundedPrice: 0,
     ...overrides,
   };
 }
