@@ -124,7 +124,8 @@ test('gift card only: the card pays the whole order, stock goes down once, the h
   await expect(row.first()).toContainText('Paid');
   await row.first().getByRole('link', { name: 'View details' }).click();
   await expect(page).toHaveURL(new RegExp(`/order/${orderId}$`));
-  await expect(page.getByText('Paid', { exact: true })).toBeVisible();
+  // 'Paid' is also the order's status (issue 12): read the Payment Status fact itself.
+  await expect(page.locator('dt:text-is("Payment Status") + dd')).toHaveText('Paid');
   await expect(page.getByText('Pending', { exact: true })).toBeVisible();
   await expect(page.getByText('1 Arcade Way')).toBeVisible();
   await expect(page.getByText(product.productName).first()).toBeVisible();

@@ -42,7 +42,7 @@ const OrderConfirmationPage = lazy(() => import('../features/orders/OrderConfirm
 const OrderHistoryPage = lazy(() => import('../features/orders/OrderHistoryPage'));
 const OrderDetailPage = lazy(() => import('./pages/OrderDetailPage'));
 const AdminDashboardPage = lazy(() => import('../features/admin/AdminDashboardPage'));
-const AdminOrderPage = lazy(() => import('../features/admin/AdminOrderPage'));
+const AdminOrderPage = lazy(() => import('./pages/AdminOrderPage'));
 const LoginPage = lazy(() => import('../features/account/LoginPage'));
 const RegisterPage = lazy(() => import('../features/account/RegisterPage'));
 const ForgotPasswordPage = lazy(() => import('../features/account/ForgotPasswordPage'));

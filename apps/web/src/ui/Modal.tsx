@@ -13,6 +13,8 @@ export interface ModalProps {
   onClose: () => void;
   /** Id of the element that names the dialog (its title). */
   labelledBy: string;
+  /** Id of the element that says more (read after the title by screen readers). */
+  describedBy?: string;
   children: ReactNode;
   /** 'side' slides in from the right edge (the cart); 'center' is a classic dialog. */
   variant?: 'center' | 'side';
@@ -23,7 +25,14 @@ export interface ModalProps {
  * Accessible dialog, mounted while open: focus moves inside and is trapped there, Escape and an
  * overlay click close it, the page behind does not scroll, and focus goes back where it was.
  */
-export function Modal({ onClose, labelledBy, children, variant = 'center', className = '' }: ModalProps) {
+export function Modal({
+  onClose,
+  labelledBy,
+  describedBy,
+  children,
+  variant = 'center',
+  className = '',
+}: ModalProps) {
   const panelRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   useEffect(() => {
@@ -78,6 +87,7 @@ export function Modal({ onClose, labelledBy, children, variant = 'center', class
         role="dialog"
         aria-modal="true"
         aria-labelledby={labelledBy}
+        aria-describedby={describedBy}
         tabIndex={-1}
         className={
           side

@@ -5,6 +5,7 @@ import type {
   CreateGiftCardBody,
   GiftCard,
   Order,
+  OrderStatus,
   Product,
   PublicUser,
   UpdateProductFields,
@@ -18,6 +19,14 @@ export interface Paged {
   total: number;
 }
 export type AdminOrdersPage = Paged & { orders: Order[] };
+/** Manage Orders: the search and page, and (issue 12) only the orders in one status. */
+export type AdminOrdersArgs = ListArgs & { status?: OrderStatus };
+/** POST /api/orders/:id/refund as this form sends it (`RefundBody`): no amount means everything left. */
+export interface RefundRequest {
+  amount?: number;
+  reason: string;
+  restock: boolean;
+}
 export type AdminUsersPage = Paged & { users: PublicUser[] };
 
 const id = (value: string) => encodeURIComponent(value);
@@ -54,8 +63,14 @@ export const adminApi = api.injectEndpoints({
       invalidatesTags: (_result, _error, productId) => [PRODUCT_LIST, { type: 'Product', id: productId }],
     }),
 
-    getAdminOrders: build.query<AdminOrdersPage, ListArgs | void>({
-      query: (args) => ({ url: 'api/orders/admin/vieworders', params: listParams(args ?? {}) }),
+    getAdminOrders: build.query<AdminOrdersPage, AdminOrdersArgs | void>({
+      query: (args) => {
+        const { status, ...list } = args ?? {};
+        return {
+          url: 'api/orders/admin/vieworders',
+          params: { ...listParams(list), ...(status ? { status } : {}) },
+        };
+      },
       providesTags: (result) => [
         ORDER_LIST,
         ...(result?.orders ?? []).map((o) => ({ type: 'Order' as const, id: o._id })),
@@ -68,6 +83,21 @@ export const adminApi = api.injectEndpoints({
         body: { isDelivered: true },
       }),
       invalidatesTags: (_result, _error, orderId) => [ORDER_LIST, { type: 'Order', id: orderId }],
+    }),
+    /**
+     * Issue 12: a full or partial refund. Whatever the answer, the order (its timeline shows a refusal)
+     * and the lists are read again; gift cards got money back, and a restock changed the products.
+     */
+    refundOrder: build.mutation<Order, { id: string; body: RefundRequest }>({
+      query: ({ id: orderId, body }) => ({ url: `api/orders/${id(orderId)}/refund`, method: 'POST', body }),
+      invalidatesTags: (result, _error, { id: orderId, body }) => [
+        ORDER_LIST,
+        { type: 'Order', id: orderId },
+        GIFT_CARD_LIST,
+        ...(result && body.restock
+          ? result.orderItems.map((item) => ({ type: 'Product' as const, id: item.product }))
+          : []),
+      ],
     }),
 
     getGiftCards: build.query<GiftCard[], void>({
@@ -127,6 +157,7 @@ export const {
   useDeleteProductMutation,
   useGetAdminOrdersQuery,
   useMarkDeliveredMutation,
+  useRefundOrderMutation,
   useGetGiftCardsQuery,
   useCreateGiftCardMutation,
   useAddGiftCardBalanceMutation,

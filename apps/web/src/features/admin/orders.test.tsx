@@ -7,7 +7,7 @@ import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { makeOrder, paid } from '../orders/test-helpers';
-import AdminOrderPage from './AdminOrderPage';
+import AdminOrderPage from '../../app/pages/AdminOrderPage';
 import { ManageOrdersSection } from './ManageOrdersSection';
 import { adminState, jsonBody } from './test-helpers';
 
@@ -71,7 +71,10 @@ describe('Manage Orders', () => {
     const user = userEvent.setup();
     renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
     await user.click(await screen.findByRole('button', { name: 'Mark as Delivered' }));
-    expect(await screen.findByText('Delivered')).toBeInTheDocument();
+    // In the order's card (the status filter offers 'Delivered' too).
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Orders' })).getByText('Delivered')).toBeInTheDocument(),
+    );
     expect(deliveries).toEqual([{ isDelivered: true }]);
     expect(screen.queryByRole('button', { name: 'Mark as Delivered' })).not.toBeInTheDocument();
     expect(calledUrls(mock).filter((u) => u.startsWith('/api/orders/admin/vieworders'))).toHaveLength(2);
@@ -119,6 +122,56 @@ describe('Manage Orders', () => {
     await screen.findByRole('list', { name: 'Orders' });
     await user.type(screen.getByRole('searchbox', { name: 'Search by order id' }), 'abc1');
     await waitFor(() => expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?q=abc1&page=1'));
+  });
+});
+
+describe('Manage Orders: status filter (issue 12)', () => {
+  it('filters by status with the server status parameter, keeping the search and going back to page 1', async () => {
+    const mock = stubFetch((_req, url) => {
+      const page = Number(url.searchParams.get('page') ?? '1');
+      return jsonResponse({ orders: [makeOrder()], page, totalPage: 3, total: 3 });
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    await screen.findByRole('list', { name: 'Orders' });
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?page=2'));
+
+    const filter = screen.getByRole('combobox', { name: 'Filter by status' });
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All', 'Awaiting payment', 'Paid', 'Delivered', 'Cancelled', 'Refunded', 'Expired']);
+    expect(filter).toHaveValue('');
+    await user.selectOptions(filter, 'Cancelled');
+    await waitFor(() =>
+      expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?page=1&status=cancelled'),
+    );
+    await user.type(screen.getByRole('searchbox', { name: 'Search by order id' }), 'abc1');
+    await waitFor(() =>
+      expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?q=abc1&page=1&status=cancelled'),
+    );
+    await user.selectOptions(filter, 'All');
+    await waitFor(() => expect(calledUrls(mock).at(-1)).toBe('/api/orders/admin/vieworders?q=abc1&page=1'));
+  });
+
+  it('says what became of a closed order, and offers no delivery for it', async () => {
+    const cancelled = paid(makeOrder({ user: 'cust-1' }), { status: 'cancelled', refundedPrice: 59.97 });
+    const refunded = paid(makeOrder({ user: 'cust-2' }), { status: 'refunded', refundedPrice: 59.97 });
+    const expired = makeOrder({ user: 'cust-3', status: 'expired' });
+    const open = paid(makeOrder({ user: 'cust-4' }));
+    serveOrders([cancelled, refunded, expired, open]);
+    renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    const cards = within(await screen.findByRole('list', { name: 'Orders' })).getAllByRole('listitem');
+    expect(within(cards[0]!).getByText('Cancelled')).toBeInTheDocument();
+    expect(within(cards[1]!).getByText('Refunded')).toBeInTheDocument();
+    expect(within(cards[2]!).getByText('Expired')).toBeInTheDocument();
+    for (const card of cards.slice(0, 3)) {
+      expect(within(card).queryByRole('button', { name: 'Mark as Delivered' })).not.toBeInTheDocument();
+    }
+    expect(within(cards[3]!).queryByText(/^(Cancelled|Refunded|Expired)$/)).not.toBeInTheDocument();
+    expect(within(cards[3]!).getByRole('button', { name: 'Mark as Delivered' })).toBeEnabled();
   });
 });
 

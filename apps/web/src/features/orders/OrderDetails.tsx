@@ -1,7 +1,9 @@
 import { formatOrderDate, toDollars, type Order } from '@pixel-vault/shared';
+import { ORDER_STATUS_LABELS } from '../../ui/orderStatus';
 import { Price } from '../../ui/Price';
 import { Fact, OrderItemsList, PaymentBadge, Section, ShippingAddressView } from './OrderParts';
 import { customerEmail, itemsTotalCents } from './orderMath';
+import { OrderTimeline } from './OrderTimeline';
 
 const NOT_AVAILABLE = 'Not available';
 
@@ -11,7 +13,8 @@ function DollarsOrNA({ value }: { value: number | null | undefined }) {
 
 /**
  * Every field of an order (spec section 2, order detail), shared by /order/:orderId and the admin
- * order page (issue 4). The items total is recomputed from the lines (spec section 9).
+ * order page (issue 4). The items total is recomputed from the lines (spec section 9). Issue 12 adds the
+ * order's status, the amount refunded and its timeline.
  */
 export function OrderDetails({ order }: { order: Order }) {
   const date = order.createdAt ? formatOrderDate(order.createdAt) : '';
@@ -38,6 +41,13 @@ export function OrderDetails({ order }: { order: Order }) {
             <PaymentBadge order={order} />
           </Fact>
           <Fact label="Delivery Status">{order.isDelivered ? 'Delivered' : 'Pending'}</Fact>
+          {/* Issue 12: where the order is in its life, and the money given back so far. */}
+          <Fact label="Order Status">{ORDER_STATUS_LABELS[order.status] ?? order.status}</Fact>
+          {order.refundedPrice > 0 && (
+            <Fact label="Amount Refunded">
+              <Price value={order.refundedPrice} />
+            </Fact>
+          )}
         </dl>
       </Section>
       <div className="flex flex-col gap-6">
@@ -48,6 +58,13 @@ export function OrderDetails({ order }: { order: Order }) {
           <OrderItemsList items={order.orderItems ?? []} />
         </Section>
       </div>
+      {order.timeline && (
+        <div className="lg:col-span-2">
+          <Section title="Timeline">
+            <OrderTimeline events={order.timeline} />
+          </Section>
+        </div>
+      )}
     </div>
   );
 }

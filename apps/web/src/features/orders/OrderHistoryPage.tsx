@@ -5,7 +5,7 @@ import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useGetMyOrdersQuery } from './api';
-import { PaymentBadge } from './OrderParts';
+import { ClosedStatusBadge, PaymentBadge } from './OrderParts';
 import { isOpenOrder } from './orderMath';
 
 /** /order-history (spec section 2: My Orders): the customer's orders, newest first (the server's order). */
@@ -41,7 +41,11 @@ export default function OrderHistoryPage() {
               <span className="text-right font-semibold text-lime-300 tabular-nums">
                 {formatDollars(order.totalPrice)}
               </span>
-              <PaymentBadge order={order} />
+              {/* The spec's Paid / Not Paid, and beside it what became of a closed order (issue 12). */}
+              <span className="inline-flex flex-wrap items-center gap-2">
+                <PaymentBadge order={order} />
+                <ClosedStatusBadge order={order} />
+              </span>
               <span className="flex flex-wrap items-center justify-end gap-x-4 gap-y-1">
                 {isOpenOrder(order, readAt) && (
                   <Link

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { toDollars, type Order, type OrderItem, type ShippingAddress } from '@pixel-vault/shared';
+import { ORDER_STATUS_LABELS, isClosed } from '../../ui/orderStatus';
 // Prices go through the shop's <Price>: it also keeps this shared chunk tied to the first download.
 import { Price } from '../../ui/Price';
 import { lineQuantity, lineTotalCents } from './orderMath';
@@ -60,23 +61,38 @@ export function ShippingAddressView({ address }: { address: Partial<ShippingAddr
   );
 }
 
-/** Green 'Paid' or red 'Not Paid' (spec section 2), with a note when the unpaid order has expired. */
-export function PaymentBadge({ order }: { order: Pick<Order, 'isPaid' | 'status'> }) {
-  return (
-    <span className="inline-flex flex-wrap items-center gap-2">
-      {order.isPaid ? (
-        <span className="border-2 border-green-400 bg-green-950 px-2 py-0.5 text-sm font-semibold text-green-300">
-          Paid
-        </span>
-      ) : (
-        <span className="border-2 border-red-400 bg-red-950 px-2 py-0.5 text-sm font-semibold text-red-300">
-          Not Paid
-        </span>
-      )}
-      {!order.isPaid && order.status === 'expired' && <span className="text-xs text-zinc-400">expired</span>}
+/** Green 'Paid' or red 'Not Paid' (spec section 2). */
+export function PaymentBadge({ order }: { order: Pick<Order, 'isPaid'> }) {
+  return order.isPaid ? (
+    <span className="border-2 border-green-400 bg-green-950 px-2 py-0.5 text-sm font-semibold text-green-300">
+      Paid
+    </span>
+  ) : (
+    <span className="border-2 border-red-400 bg-red-950 px-2 py-0.5 text-sm font-semibold text-red-300">
+      Not Paid
     </span>
   );
 }
+
+/**
+ * 'Cancelled', 'Refunded' or 'Expired' for an order that is closed (issue 12), shown beside the spec's
+ * Paid / Not Paid: a cancelled order that had been paid is still 'Paid', and this says what became of it.
+ * Nothing for an open order.
+ */
+export function ClosedStatusBadge({ order }: { order: Pick<Order, 'status'> }) {
+  if (!isClosed(order.status)) return null;
+  return (
+    <span className={`border-2 px-2 py-0.5 text-sm font-semibold ${CLOSED_BADGE_COLORS[order.status] ?? ''}`}>
+      {ORDER_STATUS_LABELS[order.status]}
+    </span>
+  );
+}
+
+const CLOSED_BADGE_COLORS: Partial<Record<Order['status'], string>> = {
+  cancelled: 'border-amber-400 bg-amber-950 text-amber-200',
+  refunded: 'border-sky-400 bg-sky-950 text-sky-200',
+  expired: 'border-zinc-400 bg-zinc-800 text-zinc-200',
+};
 
 /** A label/value row of an order's facts, as a description list entry. */
 export function Fact({ label, children }: { label: string; children: ReactNode }) {

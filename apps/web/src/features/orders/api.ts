@@ -67,6 +67,20 @@ export const ordersApi = api.injectEndpoints({
       }),
       invalidatesTags: (_result, _error, { id }) => [orderTag(id), LIST],
     }),
+    /**
+     * Issue 12: the customer cancels their order (a paid one is refunded in full, and its items go
+     * back on the shelf). Whatever the answer, the order and the lists are read again: even a refusal
+     * can mean it changed meanwhile (delivered, or a refund left to complete later).
+     */
+    cancelOrder: build.mutation<Order, string>({
+      query: (id) => ({ url: `api/orders/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
+      invalidatesTags: (result, _error, id) => [
+        orderTag(id),
+        LIST,
+        'GiftCard' as const,
+        ...(result?.orderItems ?? []).map((item) => ({ type: 'Product' as const, id: item.product })),
+      ],
+    }),
     checkGiftCardBalance: build.mutation<BalanceResponse, CheckBalanceBody>({
       query: (body) => ({ url: 'api/giftcards/check-balance', method: 'POST', body }),
     }),
@@ -88,6 +102,7 @@ export const {
   useGetPayPalConfigQuery,
   useCreatePayPalOrderMutation,
   useCapturePayPalOrderMutation,
+  useCancelOrderMutation,
   useCheckGiftCardBalanceMutation,
   useUseGiftCardMutation,
 } = ordersApi;

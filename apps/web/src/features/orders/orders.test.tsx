@@ -8,7 +8,7 @@ import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/users';
-import AdminOrderPage from '../admin/AdminOrderPage';
+import AdminOrderPage from '../../app/pages/AdminOrderPage';
 import { initialCartState } from '../cart/cartSlice';
 import OrderConfirmationPage from './OrderConfirmationPage';
 import OrderDetailPage from '../../app/pages/OrderDetailPage';
@@ -50,7 +50,7 @@ const line = (text: string) => (_: string, el: Element | null) =>
 const factOf = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling;
 
 describe('OrderHistoryPage (My Orders)', () => {
-  it("lists each order with #id, a 'Jan 5th 24' date, the total, a Paid / Not Paid badge and a details link", async () => {
+  it("lists each order with #id, a 'Jan 5th 24' date, the total, a Paid / Not Paid badge (Expired beside it) and a details link", async () => {
     const paidOrder = paid(makeOrder({ createdAt: '2024-01-05T12:00:00.000Z', totalPrice: 59.97 }));
     const unpaid = makeOrder({ createdAt: '2023-11-22T12:00:00.000Z', totalPrice: 1234.5 });
     const expired = makeOrder({ createdAt: '2023-03-01T12:00:00.000Z', status: 'expired' });
@@ -75,12 +75,12 @@ describe('OrderHistoryPage (My Orders)', () => {
     expect(second.getByText('Nov 22nd 23')).toBeInTheDocument();
     expect(second.getByText('$1,234.50')).toBeInTheDocument();
     expect(second.getByText('Not Paid')).toHaveClass('text-red-300');
-    expect(second.queryByText('expired')).not.toBeInTheDocument();
+    expect(second.queryByText('Expired')).not.toBeInTheDocument();
 
     const third = within(rows[2]!);
     expect(third.getByText('Mar 1st 23')).toBeInTheDocument();
     expect(third.getByText('Not Paid')).toBeInTheDocument();
-    expect(third.getByText('expired')).toBeInTheDocument();
+    expect(third.getByText('Expired')).toBeInTheDocument();
   });
 
   it("offers 'Pay now' for each unpaid order that still holds its stock, and for no other", async () => {

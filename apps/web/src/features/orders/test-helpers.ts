@@ -1,4 +1,4 @@
-import type { Order, OrderItem } from '@pixel-vault/shared';
+import type { Order, OrderEvent, OrderItem } from '@pixel-vault/shared';
 
 let seq = 0;
 
@@ -56,6 +56,18 @@ export function paid(order: Order, overrides: Partial<Order> = {}): Order {
     status: 'paid',
     amountDue: 0,
     expiresAt: null,
+    ...overrides,
+  };
+}
+
+/** One line of an order's timeline (issue 12): placed by the customer unless told otherwise. */
+export function makeEvent(overrides: Partial<OrderEvent> = {}): OrderEvent {
+  return {
+    at: '2024-01-05T10:00:00.000Z',
+    event: 'placed',
+    by: 'customer',
+    amount: null,
+    note: null,
     ...overrides,
   };
 }
