@@ -425,16 +425,17 @@ export function createRefundsService({
               .groupBy(giftCards.code)
               .orderBy(asc(giftCards.code));
             await releaseLocked(tx, order, now, 'cancelled');
+            const released = held.map(
+              (h) => `${formatCents(h.cents)} back to gift card ending ${cardEnding(h.code)}`,
+            );
             await recordEvent(tx, {
               orderId: order.id,
               kind: 'cancelled',
               actor: 'customer',
               actorUserId: user.id,
+              note: released.length > 0 ? released.join('; ') : null,
               at: now,
             });
-            const released = held.map(
-              (h) => `${formatCents(h.cents)} back to gift card ending ${cardEnding(h.code)}`,
-            );
             await enqueueMail(tx, cancelledMail(order, 0, released, now));
             effects.mailQueued = true;
             return { order: await orders.dto(tx, order.id), restocked: true };

@@ -128,6 +128,7 @@ describe('cancellations and refunds', () => {
         ['placed', 'customer'],
         ['cancelled', 'customer'],
       ]);
+      expect(cancelled.timeline?.at(-1)?.note).toMatch(/^\$10\.00 back to gift card ending [0-9A-Z]{4}$/);
       expect(await stockOf(product.id)).toBe(5);
       expect(await balanceOf(card.id)).toBe(1000);
 
