@@ -19,7 +19,7 @@ import { createLimiter } from './lib/limiter.js';
 import { AppError, errorHandler } from './lib/errors.js';
 import type { App, RateLimit } from './lib/http.js';
 import { apiSecurityHeaders, helmetOptions, securityHeaders } from './lib/security-headers.js';
-import type { Storage } from './lib/storage.js';
+import { type Storage, isReadableStorage } from './lib/storage.js';
 import { publicUrls } from './lib/urls.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { type AuditService, createAuditService } from './modules/audit/audit.service.js';
@@ -287,9 +287,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('services', services);
 
   // First hook, so refusals (401, 429, ...) carry the headers too.
-  const pageHeaders = securityHeaders(
-    helmetOptions(config.publicUrl ? [new URL(config.publicUrl).origin] : []),
+  // Images may come from PUBLIC_URL's host (issue 8) and from a bucket's or CDN's (STORAGE_PUBLIC_URL, issue 13).
+  const imageOrigins = [config.publicUrl, config.s3?.publicUrl].flatMap((url) =>
+    url ? [new URL(url).origin] : [],
   );
+  const pageHeaders = securityHeaders(helmetOptions([...new Set(imageOrigins)]));
   const apiHeaders = apiSecurityHeaders(pageHeaders);
   // Product images may be shown by a front end on another origin (issue 8): `<img>` across origins.
   const uploadHeaders = { ...pageHeaders, 'cross-origin-resource-policy': 'cross-origin' };
@@ -325,6 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await webRoutes(app, {
     webDistDir: config.webDistDir,
     uploadsDir: config.uploadsDir,
+    uploadsFrom: isReadableStorage(deps.storage) ? deps.storage : undefined,
     publicUrl: config.publicUrl,
     port: config.port,
   });

@@ -322,3 +322,117 @@ describe('loadConfig', () => {
     ).toThrow(/PAYPAL_API_BASE: must be an http/);
   });
 });
+
+describe('loadConfig: object storage (issue 13)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pv-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const load = (env: Record<string, string>) =>
+    loadConfig({ DATA_DIR: dir, JWT_SECRET: 'x'.repeat(32), ...env });
+
+  it('keeps images on local disk when STORAGE_URL is unset or empty', () => {
+    expect(load({}).s3).toBeUndefined();
+    expect(load({ STORAGE_URL: '  ' }).s3).toBeUndefined();
+  });
+
+  it('reads bucket, prefix, endpoint, region and path style from STORAGE_URL', () => {
+    expect(
+      load({
+        STORAGE_URL:
+          's3://pixel-vault/images/shop/?endpoint=http://127.0.0.1:4569/&region=eu-west-3&forcePathStyle=true',
+      }).s3,
+    ).toEqual({
+      bucket: 'pixel-vault',
+      prefix: 'images/shop',
+      endpoint: 'http://127.0.0.1:4569',
+      region: 'eu-west-3',
+      forcePathStyle: true,
+      publicUrl: undefined,
+    });
+  });
+
+  it('defaults to the bucket root, AWS’s endpoint, AWS_REGION or us-east-1, and virtual-hosted style', () => {
+    expect(load({ STORAGE_URL: 's3://my.bucket-1' }).s3).toEqual({
+      bucket: 'my.bucket-1',
+      prefix: '',
+      endpoint: undefined,
+      region: 'us-east-1',
+      forcePathStyle: false,
+      publicUrl: undefined,
+    });
+    expect(load({ STORAGE_URL: 's3://shop-images', AWS_REGION: 'ap-south-1' }).s3?.region).toBe('ap-south-1');
+    expect(load({ STORAGE_URL: 's3://shop-images?region=auto', AWS_REGION: 'ap-south-1' }).s3?.region).toBe(
+      'auto',
+    );
+    expect(load({ STORAGE_URL: 's3://shop-images?forcePathStyle=0' }).s3?.forcePathStyle).toBe(false);
+  });
+
+  it('links images under STORAGE_PUBLIC_URL, its trailing slashes dropped', () => {
+    expect(
+      load({ STORAGE_URL: 's3://shop-images', STORAGE_PUBLIC_URL: 'https://cdn.example.com/media//' }).s3
+        ?.publicUrl,
+    ).toBe('https://cdn.example.com/media');
+  });
+
+  it('refuses a STORAGE_URL that is not a usable s3:// URL, saying why', () => {
+    const cases: [string, RegExp][] = [
+      ['https://bucket.s3.amazonaws.com', /STORAGE_URL: must be an s3:\/\/ URL/],
+      ['bucket-name', /STORAGE_URL: must be an s3:\/\/ URL/],
+      ['s3://', /STORAGE_URL: "" is not a bucket name/],
+      ['s3://My_Bucket', /STORAGE_URL: "My_Bucket" is not a bucket name/],
+      ['s3://ab', /STORAGE_URL: "ab" is not a bucket name/],
+      ['s3://key:secret@bucket', /STORAGE_URL: put credentials in AWS_ACCESS_KEY_ID/],
+      ['s3://bucket:9000', /STORAGE_URL: a port belongs to the endpoint parameter/],
+      ['s3://bucket/../up', /STORAGE_URL: "\.\.\/up" is not a key prefix/],
+      ['s3://bucket/a/%2e%2e/b', /STORAGE_URL: "a\/\.\.\/b" is not a key prefix/],
+      ['s3://bucket/a b', /STORAGE_URL: "a b" is not a key prefix/],
+      ['s3://bucket/.hidden', /STORAGE_URL: ".hidden" is not a key prefix/],
+      [
+        's3://bucket?endpoint=127.0.0.1:9000',
+        /STORAGE_URL: endpoint "127.0.0.1:9000" must be an http\(s\):\/\/ URL/,
+      ],
+      ['s3://bucket?endpoint=ftp://x', /STORAGE_URL: endpoint "ftp:\/\/x" must be/],
+      ['s3://bucket?region=us east', /STORAGE_URL: region "us east" is not a region name/],
+      ['s3://bucket?forcePathStyle=yes', /STORAGE_URL: forcePathStyle must be true or false, not "yes"/],
+      ['s3://bucket?forcepathstyle=true', /STORAGE_URL: unknown parameter "forcepathstyle"/],
+      ['s3://bucket#frag', /STORAGE_URL: must not have a #fragment/],
+    ];
+    for (const [bad, message] of cases) {
+      expect(() => load({ STORAGE_URL: bad }), bad).toThrow(message);
+    }
+    expect(() => load({ STORAGE_URL: 's3://bucket', AWS_REGION: 'bad region' })).toThrow(
+      /STORAGE_URL: region "bad region" is not a region name/,
+    );
+  });
+
+  it('refuses a bad STORAGE_PUBLIC_URL, and one without STORAGE_URL', () => {
+    for (const bad of [
+      'cdn.example.com',
+      'ftp://cdn.example.com',
+      'https://cdn.example.com/?v=1',
+      'https://cdn.example.com/#x',
+    ]) {
+      expect(() => load({ STORAGE_URL: 's3://shop-images', STORAGE_PUBLIC_URL: bad }), bad).toThrow(
+        /STORAGE_PUBLIC_URL: must be an http\(s\):\/\/ URL without query or fragment/,
+      );
+    }
+    expect(() => load({ STORAGE_PUBLIC_URL: 'https://cdn.example.com' })).toThrow(
+      /STORAGE_PUBLIC_URL: only used with STORAGE_URL/,
+    );
+  });
+
+  it('names a bad STORAGE_URL beside the other bad variables in one ConfigError', () => {
+    let error: unknown;
+    try {
+      load({ STORAGE_URL: 's3://B', PORT: 'x' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/PORT: must be a number/);
+    expect((error as Error).message).toMatch(/STORAGE_URL: "B" is not a bucket name/);
+  });
+});

@@ -48,6 +48,8 @@ export interface Config {
   holdLimits: HoldLimits;
   /** Unset (no PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET) = demo payments, no money moves. */
   paypal: PayPalConfig | undefined;
+  /** STORAGE_URL (+ STORAGE_PUBLIC_URL): product images in an S3-compatible bucket; unset = `uploadsDir`. */
+  s3: S3Config | undefined;
 }
 
 export interface HoldLimits {
@@ -68,6 +70,28 @@ export interface PayPalConfig {
   /** Needed to verify webhook signatures; without it the webhook refuses every event. */
   webhookId: string | undefined;
 }
+
+/**
+ * Where product images go when several instances must share them (issue 13). Credentials are not
+ * here: the AWS SDK reads them itself (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, a profile, a role).
+ */
+export interface S3Config {
+  bucket: string;
+  /** Prepended to every key, without slashes at either end; '' = the bucket's root. */
+  prefix: string;
+  /** An S3-compatible server (MinIO, s3rver, R2, ...); unset = AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  /** `http://host/bucket/key` instead of `http://bucket.host/key` (MinIO, s3rver and most self-hosted). */
+  forcePathStyle: boolean;
+  /**
+   * STORAGE_PUBLIC_URL, no trailing slash: images are linked as `<publicUrl>/<prefix>/<key>` (a CDN or
+   * the bucket's public address). Unset = the shop streams them from the bucket at `/uploads/<key>`.
+   */
+  publicUrl: string | undefined;
+}
+
+export const DEFAULT_S3_REGION = 'us-east-1';
 
 export const DEFAULT_PAYPAL_API_BASE = 'https://api-m.sandbox.paypal.com';
 
@@ -177,6 +201,17 @@ const EnvSchema = z.object({
       })
       .transform((v) => v.replace(/\/+$/, '')),
   ),
+  STORAGE_URL: optional(z.string().trim()),
+  STORAGE_PUBLIC_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => /^https?:\/\/[^/?#]/.test(v) && URL.canParse(v) && !/[?#]/.test(v), {
+        message: 'must be an http(s):// URL without query or fragment, e.g. https://cdn.example.com/images',
+      })
+      .transform((v) => v.replace(/\/+$/, '')),
+  ),
+  AWS_REGION: optional(z.string().trim()),
 });
 
 const PROXY_ADDRESS = /^[0-9a-fA-F.:]+(\/\d{1,3})?$/;
@@ -235,6 +270,88 @@ function parseCorsOrigins(value: string | undefined): string[] | Error {
   return origins;
 }
 
+/** S3's bucket naming rules (3-63 characters); stricter than some servers, accepted by all of them. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+/** Path segments as storage keys allow them (lib/storage.ts SAFE_KEY). */
+const PREFIX_SEGMENT = /^[a-z0-9][a-z0-9._-]*$/i;
+const REGION = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
+const S3_PARAMETERS = ['endpoint', 'region', 'forcePathStyle'];
+
+/** A malformed %-escape is left as it is (and then refused by the name rules), never thrown. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * `s3://bucket[/prefix]?endpoint=http://127.0.0.1:4569&region=us-east-1&forcePathStyle=true`. Refuses
+ * credentials in the URL (they belong to the AWS_* variables, out of logs and process lists) and
+ * parameters it does not know, so a misspelt `forcepathstyle` is an error at start, not a mystery later.
+ */
+function parseStorageUrl(
+  value: string | undefined,
+  publicUrl: string | undefined,
+  awsRegion: string | undefined,
+): S3Config | undefined | Error {
+  if (value === undefined) return undefined;
+  const url = /^s3:\/\//i.test(value) && URL.canParse(value) ? new URL(value) : null;
+  if (!url) {
+    return new Error(
+      'must be an s3:// URL, e.g. s3://my-bucket or s3://my-bucket/images?endpoint=http://127.0.0.1:9000&region=us-east-1&forcePathStyle=true',
+    );
+  }
+  if (url.username || url.password) {
+    return new Error('put credentials in AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, not in the URL');
+  }
+  if (url.port) return new Error('a port belongs to the endpoint parameter, not the bucket');
+  if (url.hash) return new Error('must not have a #fragment');
+  const bucket = safeDecode(url.hostname);
+  if (!BUCKET_NAME.test(bucket)) {
+    return new Error(
+      `"${bucket}" is not a bucket name: 3 to 63 lower-case letters, digits, dots or hyphens, starting and ending with a letter or digit`,
+    );
+  }
+  // From the text as written: the URL parser would quietly resolve `a/../b` to `b`.
+  const rawPath = /^s3:\/\/[^/?#]*([^?#]*)/i.exec(value)?.[1] ?? '';
+  const prefix = safeDecode(rawPath).replace(/^\/+|\/+$/g, '');
+  if (
+    prefix !== '' &&
+    (prefix.length > 100 || !prefix.split('/').every((part) => PREFIX_SEGMENT.test(part)))
+  ) {
+    return new Error(
+      `"${prefix}" is not a key prefix: letters, digits, dots, hyphens and underscores, in segments separated by /`,
+    );
+  }
+  const unknown = [...url.searchParams.keys()].find((name) => !S3_PARAMETERS.includes(name));
+  if (unknown !== undefined) {
+    return new Error(`unknown parameter "${unknown}": the URL takes ${S3_PARAMETERS.join(', ')}`);
+  }
+  const endpoint = url.searchParams.get('endpoint') ?? undefined;
+  if (
+    endpoint !== undefined &&
+    !(/^https?:\/\/[^/?#]/.test(endpoint) && URL.canParse(endpoint) && !/[?#]/.test(endpoint))
+  ) {
+    return new Error(`endpoint "${endpoint}" must be an http(s):// URL, e.g. http://127.0.0.1:9000`);
+  }
+  const region = url.searchParams.get('region') ?? awsRegion ?? DEFAULT_S3_REGION;
+  if (!REGION.test(region)) return new Error(`region "${region}" is not a region name, e.g. us-east-1`);
+  const pathStyle = (url.searchParams.get('forcePathStyle') ?? 'false').toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(pathStyle)) {
+    return new Error(`forcePathStyle must be true or false, not "${pathStyle}"`);
+  }
+  return {
+    bucket,
+    prefix,
+    endpoint: endpoint?.replace(/\/+$/, ''),
+    region,
+    forcePathStyle: pathStyle === 'true' || pathStyle === '1',
+    publicUrl,
+  };
+}
+
 /**
  * The secret survives restarts (or every login would be lost) without anyone having to invent one:
  * generated once, kept beside the data it protects, readable by the owner only.
@@ -274,12 +391,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     typeof env.CORS_ORIGINS === 'string' && env.CORS_ORIGINS.trim() !== '' ? env.CORS_ORIGINS : undefined,
   );
   if (corsOrigins instanceof Error) problems.push(`CORS_ORIGINS: ${corsOrigins.message}`);
+  const s3 = parseStorageUrl(
+    typeof env.STORAGE_URL === 'string' && env.STORAGE_URL.trim() !== '' ? env.STORAGE_URL.trim() : undefined,
+    parsed.data?.STORAGE_PUBLIC_URL,
+    parsed.data?.AWS_REGION,
+  );
+  if (s3 instanceof Error) problems.push(`STORAGE_URL: ${s3.message}`);
+  if (parsed.success && parsed.data.STORAGE_PUBLIC_URL && !parsed.data.STORAGE_URL) {
+    problems.push(
+      'STORAGE_PUBLIC_URL: only used with STORAGE_URL (images on local disk are served by the shop)',
+    );
+  }
   if (parsed.success && Boolean(parsed.data.PAYPAL_CLIENT_ID) !== Boolean(parsed.data.PAYPAL_CLIENT_SECRET)) {
     problems.push(
       'PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: set both for PayPal, or neither for demo payments',
     );
   }
-  if (!parsed.success || trustProxy instanceof Error || corsOrigins instanceof Error || problems.length > 0) {
+  if (
+    !parsed.success ||
+    trustProxy instanceof Error ||
+    corsOrigins instanceof Error ||
+    s3 instanceof Error ||
+    problems.length > 0
+  ) {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
 
@@ -329,5 +463,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             webhookId: e.PAYPAL_WEBHOOK_ID,
           }
         : undefined,
+    s3,
   };
 }

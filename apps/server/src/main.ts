@@ -3,7 +3,7 @@ import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/client.js';
 import { DEMO_GIFT_CARD_CENTS, ensureAdmin, seedDemoGiftCard, seedIfEmpty } from './db/seed/index.js';
-import { LocalDiskStorage } from './lib/storage.js';
+import { createStorage } from './lib/storage.js';
 import { createMailTransport } from './modules/mail/mail.transport.js';
 import { createMailWorker } from './modules/mail/mail.worker.js';
 import { createOrderExpiry } from './modules/orders/orders.expiry.js';
@@ -39,7 +39,11 @@ async function main() {
   const applied = await migrate(database.db);
   if (applied > 0) log.info({ applied }, 'migrations applied');
 
-  const storage = new LocalDiskStorage(config.uploadsDir);
+  const storage = await createStorage(config);
+  if (config.s3) {
+    const { bucket, prefix, endpoint } = config.s3;
+    log.info({ bucket, prefix, endpoint }, 'product images are stored in the bucket of STORAGE_URL');
+  }
   const seeded = await seedIfEmpty({ db: database.db, storage, log });
   const demoGiftCard = seeded > 0 ? await seedDemoGiftCard({ db: database.db, log }) : undefined;
   const admin = await ensureAdmin({ db: database.db, config, log });

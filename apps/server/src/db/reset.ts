@@ -3,7 +3,7 @@
 import { rm } from 'node:fs/promises';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../config.js';
-import { LocalDiskStorage } from '../lib/storage.js';
+import { createStorage } from '../lib/storage.js';
 import { consoleLog, runCli } from './cli.js';
 import { migrate, openDatabase } from './client.js';
 import { ensureAdmin, seedDemoGiftCard, seedIfEmpty } from './seed/index.js';
@@ -29,6 +29,13 @@ await runCli(async () => {
     await rm(dir, { recursive: true, force: true });
     consoleLog.info(`Deleted ${dir}`);
   }
+  if (config.s3) {
+    // A bucket may be shared with other data, and its keys carry content hashes: the seed below
+    // rewrites the same keys, so nothing is emptied there.
+    consoleLog.info(
+      `Kept the images in the bucket ${config.s3.bucket}: remove old uploads there by hand if you wish`,
+    );
+  }
 
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
@@ -36,7 +43,7 @@ await runCli(async () => {
     consoleLog.info(`Applied ${applied} migration(s)`);
     const seeded = await seedIfEmpty({
       db: handle.db,
-      storage: new LocalDiskStorage(config.uploadsDir),
+      storage: await createStorage(config),
       log: consoleLog,
     });
     const demoGiftCard = seeded > 0 ? await seedDemoGiftCard({ db: handle.db, log: consoleLog }) : undefined;

@@ -9,7 +9,7 @@ import { type AppDeps, type RateLimits, buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { type Database, type DatabaseHandle, openDatabase } from '../db/client.js';
 import type { App } from '../lib/http.js';
-import { LocalDiskStorage } from '../lib/storage.js';
+import { type Storage, createStorage } from '../lib/storage.js';
 import type { MailTransport, OutgoingMail } from '../modules/mail/mail.transport.js';
 import { type MailWorker, createMailWorker } from '../modules/mail/mail.worker.js';
 import { withDatabase } from './global-setup.js';
@@ -58,7 +58,7 @@ export interface TestContext {
   app: App;
   db: Database;
   config: Config;
-  storage: LocalDiskStorage;
+  storage: Storage;
   /** Not started: call `mail.worker.drainOnce()` to send what is queued; sent mails land in `mail.sent`. */
   mail: { worker: MailWorker; sent: OutgoingMail[]; transport: ReturnType<typeof createMemoryTransport> };
   /** Another app on the same database (e.g. with other rate limits); closed with the context. */
@@ -125,7 +125,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     ...options.env,
   });
   const { handle, drop } = await openTestDatabase();
-  const storage = new LocalDiskStorage(config.uploadsDir);
+  // Local disk in the context's DATA_DIR, or the bucket of env.STORAGE_URL (issue 13).
+  const storage = options.app?.storage ?? (await createStorage(config));
   const transport = createMemoryTransport();
   const logger = pino({ level: 'silent' });
   const worker = createMailWorker({ db: handle.db, transport, log: logger });

@@ -1,6 +1,6 @@
 // `npm run db:seed -w apps/server`: migrate, seed an empty catalogue and make sure the admin exists.
 import { loadConfig } from '../../config.js';
-import { LocalDiskStorage } from '../../lib/storage.js';
+import { createStorage } from '../../lib/storage.js';
 import { migrate, openDatabase } from '../client.js';
 import { consoleLog, runCli } from '../cli.js';
 import { ensureAdmin, seedIfEmpty } from './index.js';
@@ -11,7 +11,7 @@ await runCli(async () => {
   try {
     const applied = await migrate(handle.db);
     consoleLog.info(`Applied ${applied} migration(s) to the ${handle.kind} database`);
-    const storage = new LocalDiskStorage(config.uploadsDir);
+    const storage = await createStorage(config);
     const seeded = await seedIfEmpty({ db: handle.db, storage, log: consoleLog });
     if (seeded === 0) consoleLog.info('The catalogue already has products: nothing seeded');
     const admin = await ensureAdmin({ db: handle.db, config, log: consoleLog });

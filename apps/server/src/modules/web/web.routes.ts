@@ -3,11 +3,12 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../lib/http.js';
+import { IMMUTABLE, type ReadableStorage, isSafeKey } from '../../lib/storage.js';
 import { siteBase } from '../../lib/urls.js';
 import { createWebApp, pageHtml } from './web.ssr.js';
 
 /** Hashed file names (Vite's assets, uploads keyed by content hash) never change content. */
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export { IMMUTABLE };
 /** index.html names the current hashed assets: always revalidate it so a deploy shows at once. */
 export const NO_CACHE = 'no-cache';
 /** Pages whose URL holds a secret (a reset link's token): no cache, shared or not, may keep them. */
@@ -17,6 +18,8 @@ export const NOT_BUILT_MESSAGE = 'The web app is not built yet: run npm run buil
 export interface WebRoutesOptions {
   webDistDir: string;
   uploadsDir: string;
+  /** Images in a bucket (STORAGE_URL): `/uploads/<key>` streams them from it, not from `uploadsDir`. */
+  uploadsFrom?: ReadableStorage | undefined;
   /** PUBLIC_URL: the base written into canonical URLs; else the request's origin (see siteBase). */
   publicUrl: string | undefined;
   port: number;
@@ -25,21 +28,30 @@ export interface WebRoutesOptions {
 const isUnder = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`);
 
 /** The built React app and the uploaded images, with the SPA fallback for client-side routes. */
-export async function webRoutes(app: App, { webDistDir, uploadsDir, publicUrl, port }: WebRoutesOptions) {
-  // Created up front so the static plugin has a root to serve from on a fresh install.
-  mkdirSync(uploadsDir, { recursive: true });
+export async function webRoutes(
+  app: App,
+  { webDistDir, uploadsDir, uploadsFrom, publicUrl, port }: WebRoutesOptions,
+) {
   const assetsDir = path.join(webDistDir, 'assets') + path.sep;
 
-  await app.register(fastifyStatic, {
-    root: uploadsDir,
-    prefix: '/uploads/',
-    decorateReply: false,
-    cacheControl: false,
-    dotfiles: 'ignore',
-    index: false,
-    redirect: false,
-    setHeaders: (reply) => reply.header('cache-control', IMMUTABLE),
-  });
+  if (uploadsFrom) {
+    app.get('/uploads/*', { config: { access: 'public' } }, (request, reply) =>
+      streamUpload(uploadsFrom, request, reply),
+    );
+  } else {
+    // Created up front so the static plugin has a root to serve from on a fresh install.
+    mkdirSync(uploadsDir, { recursive: true });
+    await app.register(fastifyStatic, {
+      root: uploadsDir,
+      prefix: '/uploads/',
+      decorateReply: false,
+      cacheControl: false,
+      dotfiles: 'ignore',
+      index: false,
+      redirect: false,
+      setHeaders: (reply) => reply.header('cache-control', IMMUTABLE),
+    });
+  }
 
   await app.register(fastifyStatic, {
     root: webDistDir,
@@ -145,4 +157,29 @@ export async function webRoutes(app: App, { webDistDir, uploadsDir, publicUrl, p
     const web = await currentWebApp();
     return web ? shell(reply) : notBuilt(reply);
   });
+}
+
+const headerText = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
+
+/**
+ * An image kept in a bucket, served at the same path local disk uses (issue 13): the browser's
+ * conditional request is passed on, the object's type, length, ETag and date come back with it. A key
+ * the storage would refuse is a 404 like any other missing image, never an error.
+ */
+async function streamUpload(storage: ReadableStorage, request: FastifyRequest, reply: FastifyReply) {
+  const key = (request.params as { '*'?: string })['*'] ?? '';
+  if (!isSafeKey(key)) return reply.callNotFound();
+  const since = headerText(request.headers['if-modified-since']);
+  const sinceDate = since === undefined ? undefined : new Date(since);
+  const found = await storage.get(key, {
+    ifNoneMatch: headerText(request.headers['if-none-match']),
+    ifModifiedSince: sinceDate && !Number.isNaN(sinceDate.getTime()) ? sinceDate : undefined,
+  });
+  if (!found) return reply.callNotFound();
+  reply.header('cache-control', IMMUTABLE);
+  if (found === 'not-modified') return reply.code(304).send();
+  if (found.etag) reply.header('etag', found.etag);
+  if (found.lastModified) reply.header('last-modified', found.lastModified.toUTCString());
+  if (found.contentLength !== undefined) reply.header('content-length', found.contentLength);
+  return reply.type(found.contentType ?? 'application/octet-stream').send(found.body);
 }

@@ -188,6 +188,23 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(res.body).not.toContain('evil.example');
   });
 
+  it('keeps images in a bucket behind a CDN (STORAGE_PUBLIC_URL, issue 13) as they are in Open Graph and JSON-LD', async () => {
+    const cdn = 'https://cdn.example.com/media/shop/products/p9/0123abcd-detail.webp';
+    const bucketed = await insertProduct(ctx.db, {
+      name: 'CDN Cartridge',
+      category: 'consoles',
+      images: [cdn],
+    });
+    const app = await ctx.newApp({ config: { ...ctx.config, publicUrl: 'https://pixelvault.example' } });
+    const res = await app.inject({ method: 'GET', url: `/shop/consoles/product/${bucketed.id}` });
+    expect(res.statusCode).toBe(200);
+    expect(metaContent(res.body, 'property', 'og:image')).toBe(cdn);
+    expect(jsonLd(res.body)[0]).toMatchObject({ '@type': 'Product', image: [cdn] });
+    expect(rootMarkup(res.body)).toMatch(
+      /<img[^>]+srcSet="[^"]*cdn\.example\.com\/media\/shop\/products\/p9\/0123abcd-card\.webp 480w/,
+    );
+  });
+
   it('sends the pages drawn in the browser as the plain app, and never serves the render module', async () => {
     const cart = await ctx.app.inject({ method: 'GET', url: '/cart' });
     expect(cart.statusCode).toBe(200);
