@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type SQL, sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -57,6 +58,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     mkdirSync(options.dataDir, { recursive: true });
   }
   const client = await PGlite.create(dataDir, {
+    ...PGLITE_OPTIONS,
     ...(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {}),
   });
   const db = drizzlePglite(client, { schema });
@@ -66,6 +68,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     close: () => client.close(),
   };
 }
+
+/** Every PGlite this app opens: trigram indexes for name search (issue 13), as PostgreSQL's contrib has. */
+export const PGLITE_OPTIONS = { extensions: { pg_trgm } } as const;
 
 /** Raw SQL rows; both drivers answer `{ rows }`, which the engine-neutral type cannot promise. */
 export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {

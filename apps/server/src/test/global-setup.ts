@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
-import { type Database, migrate, openDatabase } from '../db/client.js';
+import { type Database, PGLITE_OPTIONS, migrate, openDatabase } from '../db/client.js';
 import * as schema from '../db/schema/index.js';
 
 declare module 'vitest' {
@@ -29,7 +29,7 @@ export default async function setup(project: TestProject) {
   if (!adminUrl) {
     const dir = mkdtempSync(path.join(tmpdir(), 'pv-test-'));
     // initdb (~4 s) and the migrations run once here instead of in every test file.
-    const client = await PGlite.create();
+    const client = await PGlite.create(PGLITE_OPTIONS);
     await migrate(drizzle(client, { schema }) as unknown as Database);
     const dump = await client.dumpDataDir('none');
     await client.close();

@@ -40,6 +40,12 @@ export const products = pgTable(
     index('products_category_idx').on(t.category),
     index('products_name_lower_idx').on(sql`lower(${t.name})`),
     index('products_name_id_idx').on(t.name, t.id),
+    // Issue 13, large catalogues: a category page reads its products in the list's order (name, id)
+    // straight from this index, and name search (ILIKE '%q%') uses trigrams instead of reading every row.
+    index('products_live_category_name_idx')
+      .on(t.category, t.name, t.id)
+      .where(sql`${t.deletedAt} is null`),
+    index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
   ],
 );
 

@@ -1,11 +1,25 @@
-// `npm run db:seed -w apps/server`: migrate, seed an empty catalogue and make sure the admin exists.
+// `npm run db:seed [-- --products N]`: migrate, seed an empty catalogue (and generated products up to N),
+// and make sure the admin exists.
 import { loadConfig } from '../../config.js';
 import { createStorage } from '../../lib/storage.js';
 import { migrate, openDatabase } from '../client.js';
 import { consoleLog, runCli } from '../cli.js';
+import { seedGenerated } from './generated.js';
 import { ensureAdmin, seedIfEmpty } from './index.js';
 
+/** `--products N`: generated products until the catalogue holds N (issue 13, large-catalogue benchmarks). */
+function productsWanted(argv: string[]): number | undefined {
+  const at = argv.indexOf('--products');
+  if (at < 0) return undefined;
+  const n = Number(argv[at + 1]);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 10_000_000) {
+    throw new Error('--products needs a whole number of products from 1 to 10,000,000');
+  }
+  return n;
+}
+
 await runCli(async () => {
+  const wanted = productsWanted(process.argv.slice(2));
   const config = loadConfig();
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
@@ -14,6 +28,7 @@ await runCli(async () => {
     const storage = await createStorage(config);
     const seeded = await seedIfEmpty({ db: handle.db, storage, log: consoleLog });
     if (seeded === 0) consoleLog.info('The catalogue already has products: nothing seeded');
+    if (wanted !== undefined) await seedGenerated({ db: handle.db, storage, log: consoleLog, total: wanted });
     const admin = await ensureAdmin({ db: handle.db, config, log: consoleLog });
     // A terminal, not the server's log: shown to whoever ran the command, once.
     if (admin.generatedPassword) {

@@ -1,0 +1,135 @@
+import { count, isNull, sql } from 'drizzle-orm';
+import { CATEGORIES, type CategorySlug } from '@pixel-vault/shared';
+import type { Storage } from '../../lib/storage.js';
+import type { Database } from '../client.js';
+import { productImages, products } from '../schema/index.js';
+import { renderBoxArt } from './box-art.js';
+import { type SeedLog, boxArtKey } from './index.js';
+
+/**
+ * Generated products for benchmarks of large catalogues (issue 13: `npm run db:seed -- --products
+ * 100000`). Names are made of words, so a name search finds some and not all; every generated product
+ * shows one of a few box-art images per category, stored once, so 100,000 products cost no more disk
+ * than a dozen images.
+ */
+const ADJECTIVES = [
+  'Pixel',
+  'Turbo',
+  'Retro',
+  'Neon',
+  'Cosmic',
+  'Galactic',
+  'Haunted',
+  'Golden',
+  'Crystal',
+  'Thunder',
+  'Shadow',
+  'Lunar',
+  'Arcade',
+  'Mystic',
+  'Iron',
+  'Silver',
+  'Crimson',
+  'Atomic',
+  'Electric',
+  'Wild',
+];
+const NOUNS = [
+  'Racer',
+  'Quest',
+  'Dungeon',
+  'Castle',
+  'Kart',
+  'Blaster',
+  'Puzzle',
+  'Kingdom',
+  'Rally',
+  'Tactics',
+  'Saga',
+  'Island',
+  'Fortress',
+  'Voyage',
+  'Legends',
+  'Arena',
+  'Heroes',
+  'Empire',
+  'Odyssey',
+  'Maze',
+];
+const EDITIONS = ['', ' Deluxe', ' Classic', ' II', ' III', ' Collector Edition', ' Junior', ' Pocket'];
+const IMAGES_PER_CATEGORY = 3;
+const BATCH = 1000;
+
+export interface GeneratedProduct {
+  name: string;
+  description: string;
+  category: CategorySlug;
+  priceCents: number;
+  stock: number;
+}
+
+/** The `index`th generated product: the same on every run, so benchmarks can name what they search. */
+export function generatedProduct(index: number): GeneratedProduct {
+  const adjective = ADJECTIVES[index % ADJECTIVES.length]!;
+  const noun = NOUNS[Math.floor(index / ADJECTIVES.length) % NOUNS.length]!;
+  const edition = EDITIONS[Math.floor(index / (ADJECTIVES.length * NOUNS.length)) % EDITIONS.length]!;
+  const category = CATEGORIES[index % CATEGORIES.length]!;
+  return {
+    name: `${adjective} ${noun}${edition} #${index + 1}`,
+    description: `${adjective} ${noun}${edition}: a generated product for large-catalogue benchmarks.`,
+    category,
+    priceCents: 499 + ((index * 7919) % 20_000),
+    stock: (index * 31) % 50,
+  };
+}
+
+/**
+ * Adds generated products until the catalogue holds at least `total` (deleted ones not counted);
+ * answers how many it added. In batches of 1,000, each in its own transaction.
+ */
+export async function seedGenerated({
+  db,
+  storage,
+  log,
+  total,
+}: {
+  db: Database;
+  storage: Storage;
+  log: SeedLog;
+  total: number;
+}): Promise<number> {
+  const [existing] = await db.select({ n: count() }).from(products).where(isNull(products.deletedAt));
+  const start = existing?.n ?? 0;
+  if (start >= total) return 0;
+
+  const art = new Map<string, string[]>();
+  for (const slug of CATEGORIES) {
+    const urls: string[] = [];
+    for (let variant = 0; variant < IMAGES_PER_CATEGORY; variant += 1) {
+      const name = `Generated ${slug}`;
+      const svg = renderBoxArt({ name, category: slug }, variant);
+      urls.push(await storage.put(boxArtKey(name, variant, svg), Buffer.from(svg), 'image/svg+xml'));
+    }
+    art.set(slug, urls);
+  }
+
+  for (let from = start; from < total; from += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, total - from) }, (_, i) => generatedProduct(from + i));
+    await db.transaction(async (tx) => {
+      const rows = await tx.insert(products).values(batch).returning({ id: products.id });
+      await tx.insert(productImages).values(
+        rows.map((row, i) => {
+          const urls = art.get(batch[i]!.category) ?? [];
+          return { productId: row.id, position: 0, url: urls[(from + i) % urls.length] ?? '' };
+        }),
+      );
+    });
+    if ((from - start) % 10_000 === 0)
+      log.info(`Generated products: ${from + batch.length - start} of ${total - start}`);
+  }
+  // Fresh statistics, so the planner knows the catalogue's size (PGlite runs no autovacuum).
+  await db.execute(sql`analyze products`);
+  await db.execute(sql`analyze product_images`);
+  log.info(`Added ${total - start} generated products (the catalogue now holds ${total})`);
+  return total - start;
+}
