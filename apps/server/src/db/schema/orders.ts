@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { OrderEvent } from '@pixel-vault/shared';
 import { products } from './products.js';
 import { users } from './users.js';
 
@@ -164,18 +165,9 @@ export const demoPaymentOrders = pgTable(
   ],
 );
 
-export const ORDER_EVENT_KINDS = [
-  'placed',
-  'paid',
-  'delivered',
-  'cancelled',
-  'refunded',
-  'refund_failed',
-  'expired',
-] as const;
-export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
-export const ORDER_ACTORS = ['customer', 'admin', 'system'] as const;
-export type OrderActor = (typeof ORDER_ACTORS)[number];
+/** The timeline's vocabulary is the API's (packages/shared OrderEvent); the CHECKs below spell it out. */
+export type OrderEventKind = OrderEvent['event'];
+export type OrderActor = OrderEvent['by'];
 
 /** An order's timeline (issue 12): written in the same transaction as what it records. */
 export const orderEvents = pgTable(

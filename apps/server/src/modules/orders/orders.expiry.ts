@@ -43,6 +43,26 @@ export async function expireLocked(tx: Executor, order: OrderRow, now: Date): Pr
 }
 
 /**
+ * Puts an order's items back on the shelf, in product-id order (as when reserving, so a release and a
+ * new order cannot deadlock). Lines of products deleted since are skipped. The caller holds the order's
+ * lock and makes sure it happens once (`orders.restocked`).
+ */
+export async function returnStock(tx: Executor, orderId: string): Promise<void> {
+  const lines = await tx
+    .select({ productId: orderItems.productId, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(asc(orderItems.productId));
+  for (const line of lines) {
+    if (!line.productId) continue;
+    await tx
+      .update(products)
+      .set({ stock: sql`${products.stock} + ${line.quantity}` })
+      .where(eq(products.id, line.productId));
+  }
+}
+
+/**
  * Closes a locked unpaid order (expired, or cancelled by its customer, issue 12): its stock goes back
  * to the shelf and every gift-card debit is given back (ledger row + balance). A payment still in
  * flight is not waited for: a capture that arrives for a closed order is recorded and given back by
@@ -54,19 +74,7 @@ export async function releaseLocked(
   now: Date,
   to: 'expired' | 'cancelled',
 ): Promise<void> {
-  const lines = await tx
-    .select({ productId: orderItems.productId, quantity: orderItems.quantity })
-    .from(orderItems)
-    .where(eq(orderItems.orderId, order.id))
-    .orderBy(asc(orderItems.productId));
-  // Product-id order, as when reserving, so an expiry and a new order cannot deadlock.
-  for (const line of lines) {
-    if (!line.productId) continue;
-    await tx
-      .update(products)
-      .set({ stock: sql`${products.stock} + ${line.quantity}` })
-      .where(eq(products.id, line.productId));
-  }
+  await returnStock(tx, order.id);
 
   const debits = await tx
     .select({ giftCardId: giftCardLedger.giftCardId, amountCents: giftCardLedger.amountCents })

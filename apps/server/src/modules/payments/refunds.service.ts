@@ -9,17 +9,15 @@ import {
   type RefundPlan,
   giftCardLedger,
   giftCards,
-  orderItems,
   orderRefunds,
   orders as ordersTable,
   payments,
-  products,
 } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError } from '../../lib/errors.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { enqueueMail } from '../mail/mail.service.js';
-import { releaseLocked } from '../orders/orders.expiry.js';
+import { releaseLocked, returnStock } from '../orders/orders.expiry.js';
 import { checkTransition, recordEvent } from '../orders/orders.lifecycle.js';
 import { type RefundDestinations, cancelledMail, refundMail } from '../orders/orders.mail.js';
 import type { OrderEffects, OrdersService } from '../orders/orders.service.js';
@@ -255,18 +253,7 @@ export function createRefundsService({
   /** Puts the order's items back on the shelf (once per order). */
   async function restock(tx: Transaction, order: OrderRow): Promise<boolean> {
     if (order.restocked) return false;
-    const lines = await tx
-      .select({ productId: orderItems.productId, quantity: orderItems.quantity })
-      .from(orderItems)
-      .where(eq(orderItems.orderId, order.id))
-      .orderBy(asc(orderItems.productId));
-    for (const line of lines) {
-      if (!line.productId) continue;
-      await tx
-        .update(products)
-        .set({ stock: sql`${products.stock} + ${line.quantity}` })
-        .where(eq(products.id, line.productId));
-    }
+    await returnStock(tx, order.id);
     order.restocked = true;
     return true;
   }
