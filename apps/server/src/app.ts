@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { IncomingMessage, Server } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import fastifyCompress from '@fastify/compress';
@@ -13,7 +14,7 @@ import Fastify, {
 } from 'fastify';
 import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.js';
-import type { Database } from './db/client.js';
+import type { Database, DatabaseHandle } from './db/client.js';
 import { installAccessControl } from './lib/access.js';
 import { createLimiter } from './lib/limiter.js';
 import { AppError, errorHandler } from './lib/errors.js';
@@ -93,7 +94,16 @@ export interface AppDeps {
   paymentProvider?: PaymentProvider;
   /** Tests move time (order holds, reset link expiry, rate limit windows). */
   clock?: () => Date;
+  /**
+   * LISTEN on the database (DatabaseHandle.listen). With it, a catalogue change on one instance drops
+   * the cached catalogue of every other instance at once (issue 13); without it, they see the change
+   * when their cache entries expire (2 s).
+   */
+  listen?: DatabaseHandle['listen'];
 }
+
+/** The NOTIFY channel of catalogue changes; the payload is the sending instance's id. */
+export const CATALOGUE_CHANNEL = 'pixel_vault_catalogue';
 
 export interface Services {
   auth: AuthService;
@@ -228,12 +238,31 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const auth = createAuthService({ db, jwtSecret: config.jwtSecret });
   const publicUrl = publicUrls(config.publicUrl);
+  /** This app's name in catalogue-change messages, so it skips its own. */
+  const instanceId = randomUUID();
   const products = createProductsService({
     db,
     storage: deps.storage,
     publicUrl,
     ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
+    ...(deps.listen
+      ? {
+          // Delivered after the writer's commit (invalidate() runs after it), to every instance
+          // listening, this one included (which ignores its own).
+          onInvalidate: () =>
+            void db
+              .execute(sql`select pg_notify(${CATALOGUE_CHANNEL}, ${instanceId})`)
+              .catch((error: unknown) => app.log.warn({ err: error }, 'catalogue change not broadcast')),
+        }
+      : {}),
   });
+  if (deps.listen) {
+    const unlisten = await deps.listen(CATALOGUE_CHANNEL, (from) => {
+      // undefined: the listening connection was lost a while, and changes may have been missed.
+      if (from !== instanceId) products.invalidateLocal();
+    });
+    app.addHook('onClose', async () => unlisten());
+  }
   const orders = createOrdersService({
     db,
     products,

@@ -57,7 +57,15 @@ async function main() {
       : `no SMTP_URL: mail is written to ${config.mailDir}`,
   );
 
-  const app = await buildApp({ config, db: database.db, storage, mailer, logger: log });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    storage,
+    mailer,
+    logger: log,
+    // Several instances on one PostgreSQL drop each other's cached catalogue at once (issue 13).
+    listen: database.listen,
+  });
   log.info(
     config.paypal ? { apiBase: config.paypal.apiBase, webhook: Boolean(config.paypal.webhookId) } : {},
     config.paypal

@@ -21,7 +21,76 @@ export type Executor = Database | Transaction;
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /**
+   * LISTENs on `channel` (issue 13: instances tell each other the catalogue changed) and calls
+   * `onMessage` with each NOTIFY's payload. On PostgreSQL it holds a connection of its own, and
+   * reconnects when it breaks, calling `onMessage(undefined)` then: messages may have been missed.
+   * Answers the function that stops listening.
+   */
+  listen(channel: string, onMessage: (payload: string | undefined) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** A channel name is an identifier: ours are fixed, lower-case words. */
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** LISTEN on a connection of its own, reconnecting (after a pause) whenever it breaks. */
+async function listenOnPostgres(
+  connectionString: string,
+  channel: string,
+  onMessage: (payload: string | undefined) => void,
+  onError: (error: Error) => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  /** Once per break: the next attempt a second later, and again after every failed one. */
+  const reconnectSoon = () => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect(true).catch((error: unknown) => {
+        onError(error instanceof Error ? error : new Error(String(error)));
+        reconnectSoon();
+      });
+    }, 1000);
+  };
+  const connect = async (afterGap: boolean) => {
+    const next = new pg.Client({ connectionString });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload);
+    });
+    const broken = (error?: Error) => {
+      if (error) onError(error);
+      if (client !== next) return;
+      client = undefined;
+      void next.end().catch(() => {});
+      reconnectSoon();
+    };
+    next.on('error', broken);
+    next.on('end', () => broken());
+    try {
+      await next.connect();
+      await next.query(`listen ${channel}`);
+    } catch (error) {
+      void next.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await next.end();
+      return;
+    }
+    client = next;
+    if (afterGap) onMessage(undefined);
+  };
+  await connect(false);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const last = client;
+    client = undefined;
+    await last?.end().catch(() => {});
+  };
 }
 
 export interface OpenDatabaseOptions {
@@ -44,9 +113,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // replaces the client by itself.
     pool.on('error', (error) => options.onIdleError?.(error));
     const db = drizzlePg(pool, { schema });
+    const databaseUrl = options.databaseUrl;
     return {
       db: db as unknown as Database,
       kind: 'postgres',
+      listen: (channel, onMessage) => {
+        if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+        return listenOnPostgres(databaseUrl, channel, onMessage, (error) => options.onIdleError?.(error));
+      },
       close: () => pool.end(),
     };
   }
@@ -65,6 +139,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return {
     db: db as unknown as Database,
     kind: 'pglite',
+    listen: async (channel, onMessage) => {
+      if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+      const unlisten = await client.listen(channel, (payload) => onMessage(payload));
+      return async () => {
+        // Closing PGlite first ends its listeners too.
+        if (!client.closed) await unlisten();
+      };
+    },
     close: () => client.close(),
   };
 }

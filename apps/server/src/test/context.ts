@@ -139,6 +139,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       storage,
       mailer: worker,
       logger,
+      listen: handle.listen,
       ...options.app,
       ...overrides,
     });

@@ -35,8 +35,13 @@ export interface ProductsService {
   /** Every matching product (no page asked for, spec section 7), or the page asked for. */
   list(query: ProductListQuery): Promise<ProductList | ProductListResponse>;
   get(id: string): Promise<Product>;
-  /** Drops every cached answer. Every product write must call it (the cache TTL only covers other instances). */
+  /**
+   * Drops every cached answer, here and (through `onInvalidate`) on every other instance. Every write
+   * that changes what the catalogue answers (products, stock) must call it.
+   */
   invalidate(): void;
+  /** Drops this instance's cached answers only: another instance said the catalogue changed. */
+  invalidateLocal(): void;
   /** Checks every image by content, resizes and stores them, then writes the product (+ audit row). */
   create(admin: AuthUser, fields: CreateProductFields, images: Buffer[]): Promise<Product>;
   /**
@@ -60,6 +65,8 @@ export interface ProductsServiceOptions {
   storage?: Storage;
   /** Makes stored image paths absolute when PUBLIC_URL is set. */
   publicUrl?: PublicUrlOf;
+  /** Called by invalidate(): tells the other instances (issue 13). */
+  onInvalidate?: () => void;
 }
 
 const productNotFound = () => notFound('Product not found');
@@ -182,6 +189,7 @@ export function createProductsService({
   now = Date.now,
   storage,
   publicUrl = relativeUrls,
+  onInvalidate,
 }: ProductsServiceOptions): ProductsService {
   const cache = new Map<string, CacheEntry>();
   // Concurrent misses for one key share one query instead of stampeding the database.
@@ -256,11 +264,16 @@ export function createProductsService({
     return toProductDto(row, publicUrl);
   }
 
-  function invalidate() {
+  function invalidateLocal() {
     generation += 1;
     cache.clear();
     // Requests from now on must not join a query that may have read the old rows.
     inFlight.clear();
+  }
+
+  function invalidate() {
+    invalidateLocal();
+    onInvalidate?.();
   }
 
   return {
@@ -278,6 +291,7 @@ export function createProductsService({
       return cached(`id\u0000${id.toLowerCase()}`, () => get(id));
     },
     invalidate,
+    invalidateLocal,
 
     async create(admin, fields, files) {
       if (!storage) throw new Error('products: create() needs a storage');

@@ -1,0 +1,73 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product } from '@pixel-vault/shared';
+import { products } from '../../db/schema/index.js';
+import type { App } from '../../lib/http.js';
+import { type TestContext, createTestContext } from '../../test/context.js';
+import { insertProduct } from '../../test/factories.js';
+
+/**
+ * Issue 13: instances on one database drop each other's cached catalogue at once (LISTEN/NOTIFY), on
+ * PGlite (two apps on one database in this process) and on PostgreSQL (npm run test:pg: each app
+ * listens on a connection of its own).
+ */
+describe('catalogue changes reach every instance', () => {
+  let ctx: TestContext;
+  let other: App;
+  let deaf: App;
+  // A minute: within it, only a message can make an instance drop what it cached.
+  const cacheTtlMs = 60_000;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ app: { productsCacheTtlMs: cacheTtlMs } });
+    other = await ctx.newApp();
+    deaf = await ctx.newApp({ listen: undefined });
+  });
+  afterAll(() => ctx.close());
+
+  const priceOn = async (app: App, id: string) => {
+    const res = await app.inject({ method: 'GET', url: `/api/products/${id}` });
+    return res.json<Product>().productPrice;
+  };
+  /** Asks until `app` answers `price` (messages arrive asynchronously), at most 3 s. */
+  async function eventually(app: App, id: string, price: number): Promise<number> {
+    const until = Date.now() + 3000;
+    let seen = await priceOn(app, id);
+    while (seen !== price && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      seen = await priceOn(app, id);
+    }
+    return seen;
+  }
+
+  it('a change on one instance is seen on another at once, not when its cache expires', async () => {
+    const product = await insertProduct(ctx.db, { priceCents: 1000 });
+    expect(await priceOn(other, product.id)).toBe(10);
+    expect(await priceOn(deaf, product.id)).toBe(10);
+
+    await ctx.db.update(products).set({ priceCents: 1500 }).where(eq(products.id, product.id));
+    // Cached: the row changed behind the cache's back, nobody said so yet.
+    expect(await priceOn(other, product.id)).toBe(10);
+    ctx.app.services.products.invalidate();
+
+    expect(await eventually(other, product.id, 15)).toBe(15);
+    expect(await priceOn(ctx.app, product.id)).toBe(15);
+    // An instance that does not listen keeps its cached answer until it expires.
+    expect(await priceOn(deaf, product.id)).toBe(10);
+  });
+
+  it('works both ways, and a message drops each cache once: later silent changes stay unseen', async () => {
+    const product = await insertProduct(ctx.db, { priceCents: 2000 });
+    expect(await priceOn(ctx.app, product.id)).toBe(20);
+    expect(await priceOn(other, product.id)).toBe(20);
+    await ctx.db.update(products).set({ priceCents: 2500 }).where(eq(products.id, product.id));
+    other.services.products.invalidate();
+    expect(await eventually(ctx.app, product.id, 25)).toBe(25);
+    expect(await priceOn(other, product.id)).toBe(25);
+    // Changed behind the caches' back, with no message: both keep what they cached.
+    await ctx.db.update(products).set({ priceCents: 2600 }).where(eq(products.id, product.id));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await priceOn(other, product.id)).toBe(25);
+    expect(await priceOn(ctx.app, product.id)).toBe(25);
+  });
+});
