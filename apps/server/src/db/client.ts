@@ -31,8 +31,10 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** A channel name is an identifier: ours are fixed, lower-case words. */
-const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+/** A channel name is an identifier: ours are fixed, lower-case words (it is written into LISTEN). */
+function assertChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+}
 
 /** LISTEN on a connection of its own, reconnecting (after a pause) whenever it breaks. */
 async function listenOnPostgres(
@@ -41,6 +43,7 @@ async function listenOnPostgres(
   onMessage: (payload: string | undefined) => void,
   onError: (error: Error) => void,
 ): Promise<() => Promise<void>> {
+  assertChannel(channel);
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -117,10 +120,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db: db as unknown as Database,
       kind: 'postgres',
-      listen: (channel, onMessage) => {
-        if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
-        return listenOnPostgres(databaseUrl, channel, onMessage, (error) => options.onIdleError?.(error));
-      },
+      listen: (channel, onMessage) =>
+        listenOnPostgres(databaseUrl, channel, onMessage, (error) => options.onIdleError?.(error)),
       close: () => pool.end(),
     };
   }
@@ -140,7 +141,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     db: db as unknown as Database,
     kind: 'pglite',
     listen: async (channel, onMessage) => {
-      if (!CHANNEL.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+      assertChannel(channel);
       const unlisten = await client.listen(channel, (payload) => onMessage(payload));
       return async () => {
         // Closing PGlite first ends its listeners too.

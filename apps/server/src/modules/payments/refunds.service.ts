@@ -84,6 +84,9 @@ const CUSTOMER_CANCEL_REASON = 'Cancelled by the customer';
 
 /** "....4F2K": enough for the customer to know the card, never the whole code in a mail. */
 const cardEnding = (code: string) => code.replace(/-/g, '').slice(-4).toUpperCase();
+/** One line of a mail's "where the money went": "$10.00 back to gift card ending 4F2K". */
+const backToCard = (cents: number, code: string) =>
+  `${formatCents(cents)} back to gift card ending ${cardEnding(code)}`;
 
 export function createRefundsService({
   db,
@@ -296,7 +299,7 @@ export function createRefundsService({
         refundId: refund.id,
         createdAt: now,
       });
-      destinations.push(`${formatCents(part.cents)} back to gift card ending ${cardEnding(card.code)}`);
+      destinations.push(backToCard(part.cents, card.code));
     }
     for (const part of refund.plan.captures) {
       await tx
@@ -412,9 +415,7 @@ export function createRefundsService({
               .groupBy(giftCards.code)
               .orderBy(asc(giftCards.code));
             await releaseLocked(tx, order, now, 'cancelled');
-            const released = held.map(
-              (h) => `${formatCents(h.cents)} back to gift card ending ${cardEnding(h.code)}`,
-            );
+            const released = held.map((h) => backToCard(h.cents, h.code));
             await recordEvent(tx, {
               orderId: order.id,
               kind: 'cancelled',
