@@ -12,10 +12,12 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
+import { Id } from '@pixel-vault/shared';
 import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { installAccessControl } from './lib/access.js';
+import { type FastLookup, createFastAnswers } from './lib/fast-answers.js';
 import { createLimiter } from './lib/limiter.js';
 import { AppError, errorHandler } from './lib/errors.js';
 import type { App, RateLimit } from './lib/http.js';
@@ -197,6 +199,22 @@ export function trustProxyOption(trust: TrustProxy): FastifyHttpOptions<Server>[
   return trust;
 }
 
+const PRODUCT_PATH = '/api/products/';
+
+/**
+ * The URLs the fast path serves: the whole catalogue and one product, asked exactly as the shop's
+ * pages and the spec's clients ask (no query). A product id is checked as the route's schema checks
+ * it, so an id the route would refuse (400) is the route's to answer.
+ */
+function catalogueLookup(products: ProductsService): FastLookup {
+  return (url) => {
+    if (url === '/api/products') return products.listAnswer({});
+    if (!url.startsWith(PRODUCT_PATH)) return undefined;
+    const id = url.slice(PRODUCT_PATH.length);
+    return Id.safeParse(id).success ? products.getAnswer(id) : undefined;
+  };
+}
+
 /**
  * The HTTP application: every route, hook and plugin, wired to the given dependencies. It never
  * listens (main.ts does), so tests drive it with inject().
@@ -205,7 +223,28 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...deps.limits };
 
+  // Images may come from PUBLIC_URL's host (issue 8) and from a bucket's or CDN's (STORAGE_PUBLIC_URL, issue 13).
+  const imageOrigins = [config.publicUrl, config.s3?.publicUrl].flatMap((url) =>
+    url ? [new URL(url).origin] : [],
+  );
+  const pageHeaders = securityHeaders(helmetOptions([...new Set(imageOrigins)]));
+  const apiHeaders = apiSecurityHeaders(pageHeaders);
+  // Product images may be shown by a front end on another origin (issue 8): `<img>` across origins.
+  const uploadHeaders = { ...pageHeaders, 'cross-origin-resource-policy': 'cross-origin' };
+
+  // The catalogue's cached answers, sent ahead of fastify's lifecycle (issue 10). Bound to the
+  // products service once it exists.
+  let fastLookup: FastLookup = () => undefined;
+  const fast = createFastAnswers({
+    lookup: (url) => fastLookup(url),
+    headers: apiHeaders,
+    requestId,
+    log: () => app.log,
+    cors: config.corsOrigins.length > 0,
+  });
+
   const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {
+    serverFactory: fast.serverFactory,
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: requestId,
@@ -315,15 +354,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   };
   app.decorate('services', services);
 
+  fastLookup = catalogueLookup(products);
+  app.addHook('preClose', (done) => {
+    fast.close();
+    done();
+  });
+
   // First hook, so refusals (401, 429, ...) carry the headers too.
-  // Images may come from PUBLIC_URL's host (issue 8) and from a bucket's or CDN's (STORAGE_PUBLIC_URL, issue 13).
-  const imageOrigins = [config.publicUrl, config.s3?.publicUrl].flatMap((url) =>
-    url ? [new URL(url).origin] : [],
-  );
-  const pageHeaders = securityHeaders(helmetOptions([...new Set(imageOrigins)]));
-  const apiHeaders = apiSecurityHeaders(pageHeaders);
-  // Product images may be shown by a front end on another origin (issue 8): `<img>` across origins.
-  const uploadHeaders = { ...pageHeaders, 'cross-origin-resource-policy': 'cross-origin' };
   // Plain callback hook: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.url;

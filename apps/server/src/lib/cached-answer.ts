@@ -26,7 +26,7 @@ export type MaybeAnswer = CachedAnswer | Promise<CachedAnswer>;
 /** Below this, compressing costs more than it saves (the same threshold as the app's compression). */
 export const COMPRESS_THRESHOLD = 1024;
 const ENCODINGS = ['br', 'gzip'] as const;
-type Encoding = (typeof ENCODINGS)[number];
+export type Encoding = (typeof ENCODINGS)[number];
 
 /**
  * Wraps serialized JSON. When `previous` holds the same bytes (a cache entry refilled after its TTL
@@ -81,26 +81,39 @@ export function sendCachedAnswer(
   return undefined;
 }
 
+/** What a request gets of a cached answer: a 304, or the body in the encoding it accepts best. */
+export type AnswerChoice = { status: 304 } | { status: 200; body: Buffer; encoding: Encoding | undefined };
+
+/** The one decision both senders make (fastify's below and the fast path's in fast-answers.ts). */
+export function chooseAnswer(
+  answer: CachedAnswer,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): AnswerChoice {
+  if (matches(ifNoneMatch, answer.etag)) return { status: 304 };
+  if (acceptEncoding && answer.body.length >= COMPRESS_THRESHOLD) {
+    const encoding = negotiate(acceptEncoding, [...ENCODINGS]) as Encoding | null;
+    if (encoding) return { status: 200, body: encode(answer, encoding), encoding };
+  }
+  return { status: 200, body: answer.body, encoding: undefined };
+}
+
+/** Browsers and shared caches may keep it, but must ask again (a 304 is cheap) before using it. */
+export const CACHED_ANSWER_CACHE_CONTROL = 'no-cache';
+
 function send(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): void {
   // Added to what is there: with CORS the answer also varies by Origin (set by @fastify/cors).
   const vary = reply.getHeader('vary');
   reply
     .header('etag', answer.etag)
-    // Browsers and shared caches may keep it, but must ask again (a 304 is cheap) before using it.
-    .header('cache-control', 'no-cache')
+    .header('cache-control', CACHED_ANSWER_CACHE_CONTROL)
     .header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
-  if (matches(request.headers['if-none-match'], answer.etag)) {
+  const choice = chooseAnswer(answer, request.headers['if-none-match'], request.headers['accept-encoding']);
+  if (choice.status === 304) {
     reply.code(304).send();
     return;
   }
   reply.type('application/json; charset=utf-8');
-  const accepted = request.headers['accept-encoding'];
-  if (accepted && answer.body.length >= COMPRESS_THRESHOLD) {
-    const encoding = negotiate(accepted, [...ENCODINGS]) as Encoding | null;
-    if (encoding) {
-      reply.header('content-encoding', encoding).send(encode(answer, encoding));
-      return;
-    }
-  }
-  reply.send(answer.body);
+  if (choice.encoding) reply.header('content-encoding', choice.encoding);
+  reply.send(choice.body);
 }

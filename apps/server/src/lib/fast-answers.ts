@@ -1,0 +1,110 @@
+import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
+import { CACHED_ANSWER_CACHE_CONTROL, type MaybeAnswer, chooseAnswer } from './cached-answer.js';
+
+/**
+ * The cached answer for a GET of this URL (path and query as sent), if one is served this way; a
+ * promise when it is being made. Any other URL: undefined.
+ */
+export type FastLookup = (url: string) => MaybeAnswer | undefined;
+
+export interface FastAnswersOptions {
+  lookup: FastLookup;
+  /** The headers every API answer carries (security headers), sent first, as fastify's hook does. */
+  headers: OutgoingHttpHeaders;
+  /** The request id, made as fastify's genReqId makes it. */
+  requestId: (req: IncomingMessage) => string;
+  /** Where the one line per request goes, in the request log's own shape. */
+  log: () => FastifyBaseLogger;
+  /**
+   * Cross-origin requests are fastify's (@fastify/cors answers them); with CORS on, the answers
+   * without an Origin still vary by it, as @fastify/cors marks them.
+   */
+  cors: boolean;
+}
+
+export interface FastAnswers {
+  /** Fastify's serverFactory: the node:http server, with the fast path before fastify's handler. */
+  serverFactory: FastifyServerFactory;
+  /** From then on every request goes to fastify (which answers 503 while it closes). */
+  close(): void;
+}
+
+const noop = () => {};
+
+/**
+ * The catalogue's cached answers sent from node:http, in front of fastify's per-request lifecycle
+ * (issue 10). Fastify's routing, hooks, reply object and serialization cost more than the answer
+ * itself for the shop's hottest calls, which are already made once and kept (ETag, gzip and brotli
+ * forms): a cache hit of `GET /api/products` or `GET /api/products/:id` is written here, with the very
+ * status, headers, body and request log line fastify would give it (a test compares the two). Anything
+ * else (another method, an Origin with CORS on, a miss, a URL the lookup does not know) goes to
+ * fastify untouched, and a miss still starts the query that fastify's route then joins.
+ */
+export function createFastAnswers({
+  lookup,
+  headers,
+  requestId,
+  log,
+  cors,
+}: FastAnswersOptions): FastAnswers {
+  let closing = false;
+  const vary = cors ? 'Origin, Accept-Encoding' : 'Accept-Encoding';
+
+  function answer(req: IncomingMessage, res: ServerResponse): boolean {
+    if (closing || req.method !== 'GET') return false;
+    const url = req.url;
+    if (url === undefined || (cors && req.headers.origin !== undefined)) return false;
+    const found = lookup(url);
+    if (found === undefined) return false;
+    if (found instanceof Promise) {
+      // Fastify's route joins the same query and answers its result or its error.
+      found.catch(noop);
+      return false;
+    }
+    const startedAt = performance.now();
+    const id = requestId(req);
+    const choice = chooseAnswer(found, req.headers['if-none-match'], req.headers['accept-encoding']);
+    res.writeHead(choice.status, {
+      ...headers,
+      'x-request-id': id,
+      etag: found.etag,
+      'cache-control': CACHED_ANSWER_CACHE_CONTROL,
+      vary,
+      ...(choice.status === 200
+        ? {
+            'content-type': 'application/json; charset=utf-8',
+            ...(choice.encoding ? { 'content-encoding': choice.encoding } : {}),
+            'content-length': choice.body.length,
+          }
+        : {}),
+    });
+    res.end(choice.status === 200 ? choice.body : undefined);
+    const ms = Math.round((performance.now() - startedAt) * 10) / 10;
+    log().info({ reqId: id, method: 'GET', url, status: choice.status, ms }, 'request');
+    return true;
+  }
+
+  const serverFactory: FastifyServerFactory = (handler, options) => {
+    const server = createServer(options.http ?? {}, (req, res) => {
+      if (!answer(req, res)) handler(req, res);
+    });
+    // What fastify sets on the server it makes itself (lib/server.js), with its defaults filled in.
+    const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options;
+    if (typeof keepAliveTimeout === 'number') server.keepAliveTimeout = keepAliveTimeout;
+    if (typeof requestTimeout === 'number') server.requestTimeout = requestTimeout;
+    if (typeof connectionTimeout === 'number') server.setTimeout(connectionTimeout);
+    if (typeof maxRequestsPerSocket === 'number' && maxRequestsPerSocket > 0) {
+      server.maxRequestsPerSocket = maxRequestsPerSocket;
+    }
+    return server;
+  };
+
+  return {
+    serverFactory,
+    close() {
+      closing = true;
+    },
+  };
+}
