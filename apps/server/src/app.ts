@@ -17,6 +17,7 @@ import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fas
 import type { Config, TrustProxy } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { installAccessControl } from './lib/access.js';
+import { coalesce } from './lib/coalesce.js';
 import { type FastLookup, createFastAnswers } from './lib/fast-answers.js';
 import { createLimiter } from './lib/limiter.js';
 import { AppError, errorHandler } from './lib/errors.js';
@@ -288,10 +289,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ? {
           // Delivered after the writer's commit (invalidate() runs after it), to every instance
           // listening, this one included (which ignores its own).
-          onInvalidate: () =>
-            void db
-              .execute(sql`select pg_notify(${CATALOGUE_CHANNEL}, ${instanceId})`)
-              .catch((error: unknown) => app.log.warn({ err: error }, 'catalogue change not broadcast')),
+          // A burst of changes (a busy checkout) sends one message per round trip, not one per change.
+          onInvalidate: coalesce(
+            () => db.execute(sql`select pg_notify(${CATALOGUE_CHANNEL}, ${instanceId})`),
+            (error) => app.log.warn({ err: error }, 'catalogue change not broadcast'),
+          ),
         }
       : {}),
   });

@@ -131,6 +131,18 @@ export interface OrdersServiceOptions {
   publicUrl?: PublicUrlOf;
 }
 
+/** How often a placement is priced again when an admin changes a price in the middle of it. */
+const PLACE_ATTEMPTS = 3;
+
+/** A line's price or name changed between reading it and reserving it: price the order again. */
+class PriceMoved extends Error {}
+
+function outOfStock(name: string, stock: number): AppError {
+  return stock <= 0
+    ? new AppError(409, `${name} is sold out`, 'OUT_OF_STOCK')
+    : new AppError(409, `Only ${stock} left of ${name}`, 'OUT_OF_STOCK');
+}
+
 interface ReservedLine {
   productId: string;
   quantity: number;
@@ -150,31 +162,69 @@ export function createOrdersService({
 }: OrdersServiceOptions): OrdersService {
   const toDto = (tx: Executor, row: OrderRow) => orderDto(tx, row, publicUrl);
 
-  /** The conditional update is the reservation: it cannot take what is not there (no overselling). */
-  async function reserve(tx: Transaction, productId: string, quantity: number): Promise<ReservedLine> {
-    const [row] = await queryRows<{ name: string; price_cents: number; image: string | null }>(
+  /**
+   * What the order's lines cost, read without locking anything: the price and name the order records.
+   * Unknown, deleted or short products are refused here with the message the shopper sees.
+   */
+  async function priceLines(tx: Transaction, quantities: Map<string, number>): Promise<ReservedLine[]> {
+    const ids = [...quantities.keys()];
+    const rows = await queryRows<{
+      id: string;
+      name: string;
+      price_cents: number;
+      stock: number;
+      image: string | null;
+    }>(
       tx,
-      sql`update ${products} set stock = stock - ${quantity}
-          where id = ${productId} and stock >= ${quantity} and deleted_at is null
-          returning name, price_cents,
-            (select url from product_images i where i.product_id = ${products}.id order by i.position limit 1) as image`,
+      sql`select id, name, price_cents, stock,
+            (select url from product_images i where i.product_id = p.id order by i.position limit 1) as image
+          from ${products} p
+          where id in (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )}) and deleted_at is null`,
     );
-    if (row) {
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) throw notFound('Product not found');
+      const quantity = quantities.get(id) ?? 0;
+      if (row.stock < quantity) throw outOfStock(row.name, row.stock);
       return {
-        productId,
+        productId: id,
         quantity,
         name: row.name,
         priceCents: Number(row.price_cents),
         image: row.image ?? '',
       };
+    });
+  }
+
+  /**
+   * The conditional update is the reservation: it cannot take what is not there (no overselling).
+   * It takes the product's row lock, held until commit: every other order for that product waits for
+   * it, so it runs last in the transaction, just before the commit (issue 13: a popular product's
+   * orders are serialized for the time between this statement and the commit, not the whole
+   * placement). It also proves the line's price still holds: a price changed since priceLines read it
+   * is a conflict the placement retries.
+   */
+  async function reserve(tx: Transaction, line: ReservedLine): Promise<void> {
+    const [row] = await queryRows<{ price_cents: number; name: string }>(
+      tx,
+      sql`update ${products} set stock = stock - ${line.quantity}
+          where id = ${line.productId} and stock >= ${line.quantity} and deleted_at is null
+          returning price_cents, name`,
+    );
+    if (row) {
+      if (Number(row.price_cents) !== line.priceCents || row.name !== line.name) throw new PriceMoved();
+      return;
     }
     const [product] = await tx
       .select({ name: products.name, stock: products.stock, deletedAt: products.deletedAt })
       .from(products)
-      .where(eq(products.id, productId));
+      .where(eq(products.id, line.productId));
     if (!product || product.deletedAt) throw notFound('Product not found');
-    if (product.stock <= 0) throw new AppError(409, `${product.name} is sold out`, 'OUT_OF_STOCK');
-    throw new AppError(409, `Only ${product.stock} left of ${product.name}`, 'OUT_OF_STOCK');
+    throw outOfStock(product.name, product.stock);
   }
 
   async function place(user: AuthUser, body: CreateOrderBody): Promise<Order> {
@@ -184,9 +234,30 @@ export function createOrdersService({
       quantities.set(id, (quantities.get(id) ?? 0) + line.itemQuantity);
     }
     // Product-id order: two orders touching the same products lock them in the same order (no deadlock).
-    const ids = [...quantities.keys()].sort();
-    const now = clock();
+    const sorted = new Map([...quantities.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    // An admin's price change between the read and the reservation: the order is priced again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await placeOnce(user, body, sorted);
+      } catch (error) {
+        if (!(error instanceof PriceMoved)) throw error;
+        if (attempt >= PLACE_ATTEMPTS) {
+          throw new AppError(
+            409,
+            'Prices changed while the order was placed. Please try again.',
+            'PRICE_CHANGED',
+          );
+        }
+      }
+    }
+  }
 
+  async function placeOnce(
+    user: AuthUser,
+    body: CreateOrderBody,
+    quantities: Map<string, number>,
+  ): Promise<Order> {
+    const now = clock();
     const order = await db.transaction(async (tx) => {
       // The customer's row lock runs their placements one at a time, so two at once cannot both slip
       // under the hold limits (issue 9). NO KEY UPDATE: inserts that only reference the user don't wait.
@@ -204,8 +275,7 @@ export function createOrdersService({
         limits: holdLimits,
       });
 
-      const lines: ReservedLine[] = [];
-      for (const id of ids) lines.push(await reserve(tx, id, quantities.get(id) ?? 0));
+      const lines = await priceLines(tx, quantities);
       const totals = priceOrder(lines.map((l) => ({ priceCents: l.priceCents, qty: l.quantity })));
       checkHoldValue(holds, totals.totalCents, holdLimits, now);
 
@@ -247,7 +317,10 @@ export function createOrdersService({
           quantity: l.quantity,
         })),
       );
-      return toDto(tx, row);
+      const dto = await toDto(tx, row);
+      // Last: the stock rows' locks are held from here to the commit only.
+      for (const line of lines) await reserve(tx, line);
+      return dto;
     });
     // Stock changed: the catalogue's cached answers are stale.
     catalogue.invalidate();

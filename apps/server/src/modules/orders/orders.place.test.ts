@@ -1,0 +1,131 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Order } from '@pixel-vault/shared';
+import { orderItems, orders, products } from '../../db/schema/index.js';
+import { queryRows } from '../../db/client.js';
+import { type TestContext, createTestContext } from '../../test/context.js';
+import { TEST_ADDRESS, insertProduct, insertUser } from '../../test/factories.js';
+
+/**
+ * Issue 13: a placement reads its products' prices without locking them and takes the stock rows'
+ * locks last, just before the commit. These tests pin what that must not change: the order is priced
+ * as the products are when the stock is taken, and never oversells.
+ */
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const place = (auth: { authorization: string }, lines: { product: string; itemQuantity: number }[]) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/orders',
+    headers: auth,
+    payload: { orderItems: lines, shippingAddress: TEST_ADDRESS, paymentMethod: 'paypal' },
+  });
+
+describe('placing an order', () => {
+  it('answers 409 and changes nothing when the price keeps moving under the placement', async () => {
+    const product = await insertProduct(ctx.db, { priceCents: 1000, stock: 5 });
+    const { auth } = await insertUser(ctx.db);
+    // Every reservation of this product sees another price than the placement read: as if an admin
+    // edit landed between the read and the reservation on every attempt.
+    for (const statement of [
+      `create function move_price() returns trigger language plpgsql as $$
+       begin new.price_cents := old.price_cents + 500; return new; end $$`,
+      `create trigger move_price before update of stock on products
+         for each row when (new.id = '${product.id}') execute function move_price()`,
+    ]) {
+      await ctx.db.execute(sql.raw(statement));
+    }
+    try {
+      const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'PRICE_CHANGED' });
+      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+      expect(row).toMatchObject({ priceCents: 1000, stock: 5 });
+      expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual([]);
+    } finally {
+      await ctx.db.execute(sql.raw('drop trigger move_price on products'));
+      await ctx.db.execute(sql.raw('drop function move_price()'));
+    }
+  });
+
+  // Two connections at once: PostgreSQL only (npm run test:pg); PGlite has one connection.
+  it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'prices the order again when an admin changes the price between the read and the reservation',
+    async () => {
+      const product = await insertProduct(ctx.db, { priceCents: 1000, stock: 5 });
+      const { auth, user } = await insertUser(ctx.db);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      // The admin's edit: holds the row, then commits a new price once the placement waits for it.
+      const edit = ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from ${products} where id = ${product.id} for update`);
+        locked();
+        await released;
+        await tx.update(products).set({ priceCents: 1500 }).where(eq(products.id, product.id));
+      });
+      await isLocked;
+      const placing = place(auth, [{ product: product.id, itemQuantity: 2 }]);
+      // The placement read $10.00 and now waits on the row lock for its reservation.
+      for (let waited = 0; ; waited += 20) {
+        const [row] = await queryRows<{ waiting: number }>(
+          ctx.db,
+          sql`select count(*)::int as waiting from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if ((row?.waiting ?? 0) > 0) break;
+        if (waited > 5000) throw new Error('the placement never waited for the row lock');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      release();
+      await edit;
+      const res = await placing;
+      expect(res.statusCode).toBe(201);
+      const order = res.json<Order>();
+      expect(order.price).toBe(30);
+      expect(order.orderItems).toEqual([expect.objectContaining({ itemPrice: 15, itemQuantity: 2 })]);
+      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+      expect(row).toMatchObject({ priceCents: 1500, stock: 3 });
+      const placed = await ctx.db.select().from(orders).where(eq(orders.userId, user.id));
+      expect(placed).toHaveLength(1);
+    },
+  );
+
+  it('refuses a cart whose product ran short, naming what is left, and keeps the stock', async () => {
+    const product = await insertProduct(ctx.db, { name: 'Last Few Cartridge', stock: 2 });
+    const other = await insertProduct(ctx.db, { stock: 9 });
+    const { auth } = await insertUser(ctx.db);
+    const res = await place(auth, [
+      { product: other.id, itemQuantity: 1 },
+      { product: product.id, itemQuantity: 3 },
+    ]);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ message: 'Only 2 left of Last Few Cartridge' });
+    const stock = await ctx.db
+      .select({ id: products.id, stock: products.stock })
+      .from(products)
+      .where(sql`${products.id} in (${product.id}, ${other.id})`);
+    expect(Object.fromEntries(stock.map((s) => [s.id, s.stock]))).toEqual({
+      [product.id]: 2,
+      [other.id]: 9,
+    });
+  });
+
+  it('sells the last units to exactly as many buyers as there are units', async () => {
+    const product = await insertProduct(ctx.db, { stock: 3 });
+    const buyers = await Promise.all(Array.from({ length: 10 }, () => insertUser(ctx.db)));
+    const answers = await Promise.all(
+      buyers.map(({ auth }) => place(auth, [{ product: product.id, itemQuantity: 1 }])),
+    );
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes.filter((c) => c === 201)).toHaveLength(3);
+    expect(codes.filter((c) => c === 409)).toHaveLength(7);
+    const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+    expect(row?.stock).toBe(0);
+  });
+});
