@@ -177,6 +177,18 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reconciles payments every 60 seconds unless RECONCILE_INTERVAL_SECONDS says otherwise, at most an hour', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).reconcileIntervalMs).toBe(60_000);
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, RECONCILE_INTERVAL_SECONDS: '2' }).reconcileIntervalMs,
+    ).toBe(2000);
+    for (const bad of ['0', '1.5', '3601', 'often']) {
+      expect(() =>
+        loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, RECONCILE_INTERVAL_SECONDS: bad }),
+      ).toThrow(/RECONCILE_INTERVAL_SECONDS: must be/);
+    }
+  });
+
   it('keeps password reset links 30 minutes unless RESET_TOKEN_MINUTES says otherwise, at most a day', () => {
     expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).resetTokenMinutes).toBe(30);
     expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, RESET_TOKEN_MINUTES: '' }).resetTokenMinutes).toBe(

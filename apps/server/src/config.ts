@@ -44,6 +44,8 @@ export interface Config {
   orderHoldMinutes: number;
   /** A password reset link works this long after it was asked for (RESET_TOKEN_MINUTES, issue 11). */
   resetTokenMinutes: number;
+  /** How often the payment reconciler looks for unfinished payments (RECONCILE_INTERVAL_SECONDS, default 60). */
+  reconcileIntervalMs: number;
   /** What one customer's unpaid orders may hold together (issue 9): HOLD_MAX_ORDERS/UNITS/VALUE. */
   holdLimits: HoldLimits;
   /** Unset (no PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET) = demo payments, no money moves. */
@@ -168,6 +170,8 @@ const EnvSchema = z.object({
   ORDER_HOLD_MINUTES: optional(positiveWholeNumber(7 * 24 * 60, 'must be at most 10080 (a week)')),
   // A reset link is a key to the account: it may live a day at most.
   RESET_TOKEN_MINUTES: optional(positiveWholeNumber(24 * 60, 'must be at most 1440 (a day)')),
+  // A payment the server died in the middle of is settled within about this long (issue 9, issue 13).
+  RECONCILE_INTERVAL_SECONDS: optional(positiveWholeNumber(3600, 'must be at most 3600 (an hour)')),
   HOLD_MAX_ORDERS: optional(positiveWholeNumber(1000)),
   HOLD_MAX_UNITS: optional(positiveWholeNumber(1_000_000)),
   HOLD_MAX_VALUE: optional(
@@ -445,6 +449,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgliteDir: path.join(dataDir, 'db'),
     orderHoldMinutes: e.ORDER_HOLD_MINUTES ?? 30,
     resetTokenMinutes: e.RESET_TOKEN_MINUTES ?? RESET_TOKEN_MINUTES_DEFAULT,
+    reconcileIntervalMs: (e.RECONCILE_INTERVAL_SECONDS ?? 60) * 1000,
     holdLimits: {
       maxOrders: e.HOLD_MAX_ORDERS ?? DEFAULT_HOLD_LIMITS.maxOrders,
       maxUnits: e.HOLD_MAX_UNITS ?? DEFAULT_HOLD_LIMITS.maxUnits,

@@ -80,12 +80,14 @@ async function main() {
   });
   expiry.start();
   // Payments a crash left half done (captured at PayPal, not recorded) and captures of expired
-  // orders: recorded, refunded or failed, now and then every minute (issue 9).
+  // orders: recorded, refunded or failed, now and then every RECONCILE_INTERVAL_SECONDS (a minute;
+  // issue 9).
   const reconciler = createPaymentReconciler({
     db: database.db,
     payments: app.services.payments,
     refunds: app.services.refunds,
     log: log.child({ worker: 'payment-reconciler' }),
+    intervalMs: config.reconcileIntervalMs,
   });
   reconciler.start();
 

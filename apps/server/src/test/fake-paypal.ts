@@ -64,6 +64,11 @@ export interface FakePayPal {
   declineRefunds: boolean;
   /** What verify-webhook-signature answers. */
   verification: 'SUCCESS' | 'FAILURE';
+  /**
+   * Awaited after a capture was made and before its answer is sent: a test can kill the shop's
+   * instance that waits for it (the money taken, the answer never heard; issue 13's cluster test).
+   */
+  onCaptured: ((order: FakePayPalOrder) => Promise<void> | void) | undefined;
   /** The buyer approved the order in PayPal's window. */
   approve(id: string): void;
   /**
@@ -143,6 +148,7 @@ export async function startFakePayPal(): Promise<FakePayPal> {
     loseNextRefundReply: false,
     declineRefunds: false,
     verification: 'SUCCESS',
+    onCaptured: undefined,
     approve(id) {
       const order = fake.orders.get(id);
       if (!order) throw new Error(`fake PayPal: no order ${id}`);
@@ -243,6 +249,7 @@ export async function startFakePayPal(): Promise<FakePayPal> {
         reply = { status: 201, body: orderJson(order) };
       }
       if (key && reply.status < 500) captureReplies.set(key, reply);
+      if (order && reply.status === 201) await fake.onCaptured?.(order);
       if (fake.loseNextCaptureReply && reply.status === 201) {
         fake.loseNextCaptureReply = false;
         return send(res, 500, { name: 'INTERNAL_SERVER_ERROR' });

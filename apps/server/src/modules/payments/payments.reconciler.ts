@@ -42,8 +42,9 @@ export interface PaymentReconcilerOptions {
   clock?: () => Date;
   intervalMs?: number;
   /**
-   * A payment is looked at once untouched this long. Claiming it touches it (updated_at), which is
-   * the lease: another instance skips it, and the next run (a minute later) takes it up again.
+   * A payment is looked at once untouched this long (default: 5/6 of `intervalMs`, 50 s for a minute).
+   * Claiming it touches it (updated_at), which is the lease: another instance skips it, and the next
+   * run takes it up again.
    */
   idleMs?: number;
 }
@@ -64,7 +65,7 @@ export function createPaymentReconciler({
   log,
   clock = () => new Date(),
   intervalMs = 60_000,
-  idleMs = 50_000,
+  idleMs = Math.round((intervalMs * 5) / 6),
 }: PaymentReconcilerOptions): PaymentReconciler {
   const expiredOrder = exists(
     db
