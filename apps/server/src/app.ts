@@ -4,7 +4,6 @@ import type { IncomingMessage, Server } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
-import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyHttpOptions,
@@ -54,7 +53,7 @@ export interface RateLimits {
   login: RateLimit;
   /** Failed logins per address, whatever e-mail they name (one password sprayed over many accounts). */
   loginAddress: RateLimit;
-  /** Sign-ups per IP. */
+  /** Sign-ups per address (in the database). */
   register: RateLimit;
   /** Password reset mails asked for per e-mail, known or not, from any address (in the database). */
   forgotPassword: RateLimit;
@@ -62,7 +61,7 @@ export interface RateLimits {
   forgotPasswordAddress: RateLimit;
   /** Failed password resets (used, expired or unknown links) per address (in the database). */
   resetPasswordAddress: RateLimit;
-  /** Messages per IP. */
+  /** Contact messages per address (in the database). */
   contact: RateLimit;
   /** Wrong gift-card codes per customer, on every route that takes a code (in the database). */
   giftCardCodes: RateLimit;
@@ -380,13 +379,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installAccessControl(app, auth.authenticate);
 
   await app.register(fastifyCompress, { threshold: 1024 });
-  // Limits are declared per route (config.rateLimit); nothing is limited globally.
-  await app.register(fastifyRateLimit, { global: false });
 
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { users: services.users, limits, limiter, config });
   await app.register(productsRoutes, { products: services.products, uploadMaxMb: config.uploadMaxMb });
-  await app.register(contactRoutes, { contact: services.contact, limits });
+  await app.register(contactRoutes, { contact: services.contact, limits, limiter });
   await app.register(ordersRoutes, { orders: services.orders });
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });
   await app.register(paymentsRoutes, { payments: services.payments, refunds: services.refunds });

@@ -26,6 +26,11 @@ export interface Limiter {
   /** Gives the try back (the attempt turned out to be legitimate: a right code, a good password). */
   refund(budgets: Budget[]): Promise<void>;
   /**
+   * Spends one try from every budget, or throws the 429 `message` when one is used up: for limits
+   * that count every attempt (sign-ups, contact messages), not only failures.
+   */
+  spend(budgets: Budget[], message: string): Promise<void>;
+  /**
    * `work` runs only when every budget has a try left (else the 429 `message`, before any work is
    * done); a result `isFailure` calls a failure keeps the try spent, anything else gives it back.
    * Only failures count: a customer who types the right code or password is never slowed down.
@@ -118,6 +123,10 @@ export function createLimiter({
   return {
     take,
     refund,
+    async spend(budgets, message) {
+      const taken = await take(budgets);
+      if (!taken.allowed) throw rateLimited(message, taken.retryAfterSeconds);
+    },
     async guard(budgets, message, work) {
       const taken = await take(budgets);
       if (!taken.allowed) throw rateLimited(message, taken.retryAfterSeconds);

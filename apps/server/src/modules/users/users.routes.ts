@@ -18,7 +18,6 @@ import {
 import type { Config } from '../../config.js';
 import { requireUser } from '../../lib/access.js';
 import type { App, RateLimit } from '../../lib/http.js';
-import { rateLimit } from '../../lib/http.js';
 import { type Limiter, budgetsFor, rateLimited } from '../../lib/limiter.js';
 import { hashingBusy, hashingSaturated } from '../../lib/passwords.js';
 import { siteBase } from '../../lib/urls.js';
@@ -50,10 +49,13 @@ export async function usersRoutes(app: App, { users, limits, limiter, config }: 
     '/api/users',
     {
       schema: { body: RegisterBody, response: { 201: UserInfo } },
-      config: {
-        access: 'public',
-        rateLimit: rateLimit(limits.register, 'Too many accounts created. Please try again later.'),
-      },
+      config: { access: 'public' },
+      // Before the body is read or checked: every attempt counts (in the database: all instances).
+      onRequest: (request) =>
+        limiter.spend(
+          [{ key: `register:addr:${request.ip}`, limit: limits.register }],
+          'Too many accounts created. Please try again later.',
+        ),
     },
     async (request, reply) => reply.code(201).send(await users.register(request.body)),
   );

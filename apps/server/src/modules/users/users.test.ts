@@ -171,6 +171,27 @@ describe('rate limits', () => {
     ).toBe(200);
   });
 
+  it('counts sign-ups per address across instances on one database (issue 13)', async () => {
+    const other = await ctx.newApp({ limits: { register: { max: 2, windowMs: 60_000 } } });
+    const signUp = (app: typeof other, i: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/users',
+        remoteAddress: '10.9.9.9',
+        payload: { name: 'Shared Limit', email: `shared-limit-${i}@example.com`, password: 'password1' },
+      });
+    expect((await signUp(ctx.app, 1)).statusCode).toBe(201);
+    expect((await signUp(other, 2)).statusCode).toBe(201);
+    const refused = await signUp(ctx.app, 3);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      message: 'Too many accounts created. Please try again later.',
+      code: 'RATE_LIMITED',
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await signUp(other, 4)).statusCode).toBe(429);
+  });
+
   it('answers 429 after too many failed logins from one address, whatever e-mails they name', async () => {
     const sprayed = await insertUser(ctx.db, { email: 'sprayed@example.com' });
     // One password over many accounts: each e-mail tried once, the address counts them all.
