@@ -18,7 +18,6 @@ import { type ProductRow, productImages, productReviews, products } from '../../
 import { type AuthUser, adminOnly } from '../../lib/access.js';
 import { type CachedAnswer, type MaybeAnswer, cachedAnswer } from '../../lib/cached-answer.js';
 import { notFound } from '../../lib/errors.js';
-import { pageTotals, windowTotal } from '../../lib/paging.js';
 import type { Storage } from '../../lib/storage.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { recordAudit } from '../audit/audit.repo.js';
@@ -192,6 +191,7 @@ export function createProductsService({
   onInvalidate,
 }: ProductsServiceOptions): ProductsService {
   const cache = new Map<string, CacheEntry>();
+  const counts = new Map<string, { n: number; expiresAt: number }>();
   // Concurrent misses for one key share one query instead of stampeding the database.
   const inFlight = new Map<string, Promise<CachedAnswer>>();
   // A query that started before an invalidation must not put its (stale) answer in the cache.
@@ -243,15 +243,41 @@ export function createProductsService({
       return all.map(toDto);
     }
     const { page, limit } = paging;
-    const rows = await db
-      .select({ ...productColumns, total: windowTotal() })
+    // The page and the count are two queries (issue 13): with the count in the page's query (a window
+    // count), every page read all the matches — 25,000 rows for a category of a 100,000-product
+    // catalogue — where the page alone stops after `limit` rows in name order.
+    const [rows, total] = await Promise.all([
+      db
+        .select(productColumns)
+        .from(products)
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset((page - 1) * limit),
+      countOf(query, where),
+    ]);
+    return { products: rows.map(toDto), page, totalPage: Math.max(1, Math.ceil(total / limit)), total };
+  }
+
+  /**
+   * How many products a category or search holds, kept like the answers (same TTL, dropped with
+   * them), per category and search rather than per page: paging through a search counts it once.
+   */
+  async function countOf(query: ProductListQuery, where: SQL | undefined): Promise<number> {
+    const key = `${query.category ?? ''}\u0000${query.q ?? ''}`;
+    const hit = counts.get(key);
+    if (hit && hit.expiresAt > now()) return hit.n;
+    const startedAt = generation;
+    const [row] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
       .from(products)
-      .where(where)
-      .orderBy(...order)
-      .limit(limit)
-      .offset((page - 1) * limit);
-    const { total, totalPage } = await pageTotals(db, rows, { from: products, where }, limit);
-    return { products: rows.map(toDto), page, totalPage, total };
+      .where(where);
+    const n = row?.n ?? 0;
+    if (generation === startedAt) {
+      if (counts.size >= cacheMaxEntries) counts.clear();
+      counts.set(key, { n, expiresAt: now() + cacheTtlMs });
+    }
+    return n;
   }
 
   async function get(id: string): Promise<Product> {
@@ -267,6 +293,7 @@ export function createProductsService({
   function invalidateLocal() {
     generation += 1;
     cache.clear();
+    counts.clear();
     // Requests from now on must not join a query that may have read the old rows.
     inFlight.clear();
   }

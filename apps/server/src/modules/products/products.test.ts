@@ -304,7 +304,8 @@ describe('catalogue cache', () => {
       const query = { page: 1, limit: 24 };
       const [a, b] = await Promise.all([service.listAnswer(query), service.listAnswer(query)]);
       expect(a).toBe(b);
-      expect(select).toHaveBeenCalledTimes(1);
+      // One page query and one count, for both requests.
+      expect(select).toHaveBeenCalledTimes(2);
     } finally {
       select.mockRestore();
     }
@@ -321,17 +322,46 @@ describe('catalogue cache', () => {
     const service = createProductsService({ db: ctx.db, cacheTtlMs: 0 });
     const select = vi.spyOn(ctx.db, 'select');
     try {
+      // A page: its rows in one query however many they are, and the count in another (issue 13:
+      // a count in the page's own query read every match for every page).
       const page = await service.list({ page: 1, limit: 24 });
       expect('products' in page && page.products.length).toBeGreaterThanOrEqual(6);
-      expect(select).toHaveBeenCalledTimes(1);
+      expect(select).toHaveBeenCalledTimes(2);
       select.mockClear();
-      // The whole catalogue (the spec's unpaged list) is one query too.
+      // The whole catalogue (the spec's unpaged list) is one query.
       const all = await service.list({});
       expect(Array.isArray(all) && all.length).toBeGreaterThanOrEqual(6);
       expect(select).toHaveBeenCalledTimes(1);
       select.mockClear();
-      // Past the end, one more query counts the matches.
-      await service.list({ page: 99, limit: 24 });
+      // Past the end: the same two.
+      const past = await service.list({ page: 99, limit: 24 });
+      expect(past).toMatchObject({ products: [], page: 99 });
+      expect(select).toHaveBeenCalledTimes(2);
+    } finally {
+      select.mockRestore();
+    }
+  });
+
+  it('counts a category or search once for all its pages while the catalogue is unchanged', async () => {
+    const { createProductsService } = await import('./products.service.js');
+    const service = createProductsService({ db: ctx.db, cacheTtlMs: 60_000 });
+    for (let i = 0; i < 5; i += 1)
+      await insertProduct(ctx.db, { name: `Counted Comet ${i}`, category: 'puzzles' });
+    const select = vi.spyOn(ctx.db, 'select');
+    try {
+      const first = await service.list({ q: 'counted comet', page: 1, limit: 2 });
+      expect(first).toMatchObject({ total: 5, totalPage: 3 });
+      expect(select).toHaveBeenCalledTimes(2);
+      select.mockClear();
+      const second = await service.list({ q: 'counted comet', page: 2, limit: 2 });
+      expect(second).toMatchObject({ total: 5, totalPage: 3, page: 2 });
+      expect(select).toHaveBeenCalledTimes(1);
+      select.mockClear();
+      // A change drops the counts with the answers.
+      await insertProduct(ctx.db, { name: 'Counted Comet 5', category: 'puzzles' });
+      service.invalidate();
+      const third = await service.list({ q: 'counted comet', page: 3, limit: 2 });
+      expect(third).toMatchObject({ total: 6, totalPage: 3 });
       expect(select).toHaveBeenCalledTimes(2);
     } finally {
       select.mockRestore();
