@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type SQL, and, asc, eq, ilike, isNull, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import {
   type Category,
   type CreateProductFields,
@@ -246,14 +246,22 @@ export function createProductsService({
     // The page and the count are two queries (issue 13): with the count in the page's query (a window
     // count), every page read all the matches — 25,000 rows for a category of a 100,000-product
     // catalogue — where the page alone stops after `limit` rows in name order.
+    // The page's ids first, then their columns: PostgreSQL computes a row's select list (the images
+    // subquery here) even for the rows OFFSET skips, so a deep page (page 900 of a 25,000-product
+    // category) cost 0.6 s; its ids alone come from the (category, name, id) index.
+    const pageIds = db
+      .select({ id: products.id })
+      .from(products)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset((page - 1) * limit);
     const [rows, total] = await Promise.all([
       db
         .select(productColumns)
         .from(products)
-        .where(where)
-        .orderBy(...order)
-        .limit(limit)
-        .offset((page - 1) * limit),
+        .where(inArray(products.id, pageIds))
+        .orderBy(...order),
       countOf(query, where),
     ]);
     return { products: rows.map(toDto), page, totalPage: Math.max(1, Math.ceil(total / limit)), total };
