@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/client.js';
+import { createPgliteMaintenance } from './db/maintenance.js';
 import { DEMO_GIFT_CARD_CENTS, ensureAdmin, seedDemoGiftCard, seedIfEmpty } from './db/seed/index.js';
 import { createStorage } from './lib/storage.js';
 import { createMailTransport } from './modules/mail/mail.transport.js';
@@ -38,6 +39,12 @@ async function main() {
   log.info({ kind: database.kind }, 'database opened');
   const applied = await migrate(database.db);
   if (applied > 0) log.info({ applied }, 'migrations applied');
+
+  // No autovacuum in the embedded database: the server vacuums it now and every hour (issue 13).
+  const maintenance =
+    database.kind === 'pglite'
+      ? createPgliteMaintenance({ db: database.db, log: log.child({ worker: 'db-maintenance' }) })
+      : undefined;
 
   const storage = await createStorage(config);
   if (config.s3) {
@@ -90,6 +97,7 @@ async function main() {
     intervalMs: config.reconcileIntervalMs,
   });
   reconciler.start();
+  maintenance?.start();
 
   let stopping = false;
   async function shutdown(signal: string) {
@@ -105,6 +113,7 @@ async function main() {
       // Stops accepting, lets in-flight requests finish, then the mail batch, then the database.
       await app.close();
       await reconciler.stop();
+      await maintenance?.stop();
       await expiry.stop();
       await mailer.stop();
       transport.close();
