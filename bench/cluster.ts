@@ -10,9 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'undici';
 import { nginxConfig } from '../cluster/nginx-config.js';
-import { freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
+import { closedLoop, freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
 import { writeSection } from './results.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,44 +37,19 @@ interface Row {
 }
 
 async function measure(setup: string, route: string, url: string, headers: Record<string, string> = {}) {
-  const agent = new Agent({ connections, pipelining: 1 });
-  const run = async (secs: number) => {
-    const latencies: number[] = [];
-    let failures = 0;
-    const until = performance.now() + secs * 1000;
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (performance.now() < until) {
-          const t0 = performance.now();
-          try {
-            const res = await request(url, { headers, dispatcher: agent });
-            await res.body.arrayBuffer();
-            if (res.statusCode === 200) latencies.push(performance.now() - t0);
-            else failures += 1;
-          } catch {
-            failures += 1;
-          }
-        }
-      }),
-    );
-    return { latencies: latencies.sort((a, b) => a - b), failures };
+  const loop = (secs: number) => closedLoop({ connections, seconds: secs, url: () => url, headers });
+  await loop(2);
+  const { latencies, non2xx, errors } = await loop(seconds);
+  const row: Row = {
+    setup,
+    route,
+    reqPerSec: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures: non2xx + errors,
   };
-  try {
-    await run(2);
-    const { latencies, failures } = await run(seconds);
-    const row: Row = {
-      setup,
-      route,
-      reqPerSec: latencies.length / seconds,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      failures,
-    };
-    console.log(`${setup} ${route}: ${row.reqPerSec.toFixed(0)} req/s`);
-    return row;
-  } finally {
-    await agent.close();
-  }
+  console.log(`${setup} ${route}: ${row.reqPerSec.toFixed(0)} req/s`);
+  return row;
 }
 
 function startInstance(port: number, env: Record<string, string>): ChildProcess {

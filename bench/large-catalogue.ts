@@ -13,12 +13,15 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { Agent, request } from 'undici';
 import { migrate, openDatabase } from '../apps/server/src/db/client.js';
-import { seedGenerated } from '../apps/server/src/db/seed/generated.js';
+import {
+  GENERATED_ADJECTIVES,
+  GENERATED_NOUNS,
+  seedGenerated,
+} from '../apps/server/src/db/seed/generated.js';
 import { createStorage } from '../apps/server/src/lib/storage.js';
 import { loadConfig } from '../apps/server/src/config.js';
-import { freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
+import { closedLoop, freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
 import { writeSection } from './results.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,31 +35,8 @@ const pgUrl =
   'postgres://pixelvault:pixelvault@127.0.0.1:5432/pixelvault_bench_large';
 const CATEGORIES = ['retro-games', 'board-games', 'puzzles', 'consoles'];
 const LIMIT = 24;
-/** The words generated names are made of (apps/server/src/db/seed/generated.ts). */
-const ADJECTIVES = [
-  'Pixel',
-  'Turbo',
-  'Retro',
-  'Neon',
-  'Cosmic',
-  'Galactic',
-  'Haunted',
-  'Golden',
-  'Crystal',
-  'Thunder',
-];
-const NOUNS = [
-  'Racer',
-  'Quest',
-  'Dungeon',
-  'Castle',
-  'Kart',
-  'Blaster',
-  'Puzzle',
-  'Kingdom',
-  'Rally',
-  'Tactics',
-];
+const ADJECTIVES = GENERATED_ADJECTIVES.slice(0, 10);
+const NOUNS = GENERATED_NOUNS.slice(0, 10);
 const TARGET_P95_MS = 20;
 
 /** Deterministic, so every run asks the same sequence. */
@@ -161,36 +141,13 @@ interface Row {
   matchesPerPage: number;
 }
 
-/** A closed loop at `connections` (one request in flight each), like autocannon, with exact percentiles. */
 async function measure(engine: string, workload: Workload, secs = seconds): Promise<Row> {
-  const agent = new Agent({ connections, pipelining: 1 });
-  const latencies: number[] = [];
-  let failures = 0;
-  let rows = 0;
-  const until = performance.now() + secs * 1000;
-  try {
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (performance.now() < until) {
-          const t0 = performance.now();
-          try {
-            const res = await request(base + workload.path(), { dispatcher: agent });
-            const body = (await res.body.json()) as { products?: unknown[] };
-            if (res.statusCode !== 200) failures += 1;
-            else {
-              latencies.push(performance.now() - t0);
-              rows += body.products?.length ?? 0;
-            }
-          } catch {
-            failures += 1;
-          }
-        }
-      }),
-    );
-  } finally {
-    await agent.close();
-  }
-  latencies.sort((a, b) => a - b);
+  const { latencies, non2xx, errors, read } = await closedLoop({
+    connections,
+    seconds: secs,
+    url: () => base + workload.path(),
+    read: (body) => (body as { products?: unknown[] }).products?.length ?? 0,
+  });
   return {
     engine,
     workload,
@@ -198,8 +155,8 @@ async function measure(engine: string, workload: Workload, secs = seconds): Prom
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
-    failures,
-    matchesPerPage: latencies.length ? rows / latencies.length : 0,
+    failures: non2xx + errors,
+    matchesPerPage: latencies.length ? read / latencies.length : 0,
   };
 }
 

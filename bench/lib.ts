@@ -1,6 +1,7 @@
 // Helpers the benchmarks share.
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
+import { Agent, request } from 'undici';
 
 /**
  * Drops and creates the database named in `url`, through the server's `postgres` database. Answers
@@ -74,4 +75,68 @@ export function apiClient(base: string) {
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${data.message ?? ''}`);
     return data;
   };
+}
+
+export interface LoopResult {
+  /** Ascending, in ms, of the answers with the expected status. */
+  latencies: number[];
+  /** Answers with another status. */
+  non2xx: number;
+  /** Requests that failed (refused, reset). */
+  errors: number;
+  /** What `read` returned, summed over the expected answers. */
+  read: number;
+}
+
+/**
+ * The same closed loop as autocannon (one request in flight per connection), driven by undici, with
+ * exact percentiles and a URL chosen per request. Bodies are read as bytes (as a proxy or CDN would
+ * pass them on) unless `read` parses them: autocannon's own client spends most of its time on binary
+ * (brotli, gzip) bodies, so its req/s there measured the client, not the shop.
+ */
+export async function closedLoop({
+  connections,
+  seconds,
+  url,
+  headers = {},
+  status = 200,
+  read,
+}: {
+  connections: number;
+  seconds: number;
+  url: () => string;
+  headers?: Record<string, string>;
+  status?: number;
+  read?: (body: unknown) => number;
+}): Promise<LoopResult> {
+  const agent = new Agent({ connections, pipelining: 1 });
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  let total = 0;
+  const until = performance.now() + seconds * 1000;
+  try {
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < until) {
+          const t0 = performance.now();
+          try {
+            const res = await request(url(), { headers, dispatcher: agent });
+            const body: unknown = read ? await res.body.json() : await res.body.arrayBuffer();
+            if (res.statusCode !== status) {
+              non2xx += 1;
+              continue;
+            }
+            latencies.push(performance.now() - t0);
+            if (read) total += read(body);
+          } catch {
+            errors += 1;
+          }
+        }
+      }),
+    );
+  } finally {
+    await agent.close();
+  }
+  return { latencies: latencies.sort((a, b) => a - b), non2xx, errors, read: total };
 }

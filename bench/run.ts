@@ -5,13 +5,12 @@
 // The shop runs as `npm start` runs it (default settings, logging included) on PGlite and, when it can be
 // reached, on PostgreSQL; a run with LOG_LEVEL=warn is reported beside the default one, never instead.
 import autocannon from 'autocannon';
-import { Agent, request } from 'undici';
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { BareRoute } from './bare-server.js';
 import { writeSection } from './results.js';
 import { cpus, tmpdir } from 'node:os';
-import { freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
+import { closedLoop, freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -39,50 +38,23 @@ interface Result {
 }
 
 /**
- * The same closed loop as autocannon (one request in flight per connection), driven by undici. Used for
- * the compressed list: autocannon's client spends most of its time on binary (brotli, gzip) bodies, so
- * its req/s there measured the client, not the shop (~2,900 req/s even from a raw socket replaying the
- * shop's bytes). Bodies are read as bytes, not decoded, as a proxy or CDN would pass them on.
+ * The compressed list is measured with undici (bench/lib.ts closedLoop): autocannon's client spends
+ * most of its time on binary (brotli, gzip) bodies, so its req/s there measured the client, not the
+ * shop (~2,900 req/s even from a raw socket replaying the shop's bytes).
  */
 async function loadUndici(server: string, route: string, url: string, headers: Record<string, string> = {}) {
-  const agent = new Agent({ connections, pipelining: 1 });
-  const run = async (seconds: number) => {
-    const latencies: number[] = [];
-    let errors = 0;
-    let non2xx = 0;
-    const until = performance.now() + seconds * 1000;
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (performance.now() < until) {
-          const t0 = performance.now();
-          try {
-            const res = await request(url, { headers, dispatcher: agent });
-            await res.body.arrayBuffer();
-            if (res.statusCode !== 200) non2xx += 1;
-            latencies.push(performance.now() - t0);
-          } catch {
-            errors += 1;
-          }
-        }
-      }),
-    );
-    return { latencies: latencies.sort((a, b) => a - b), errors, non2xx };
+  const loop = (seconds: number) => closedLoop({ connections, seconds, url: () => url, headers });
+  await loop(2);
+  const { latencies, errors, non2xx } = await loop(duration);
+  return {
+    server,
+    route,
+    reqPerSec: latencies.length / duration,
+    p50: Math.round(percentile(latencies, 50)),
+    p99: Math.round(percentile(latencies, 99)),
+    errors,
+    non2xx,
   };
-  try {
-    await run(2);
-    const { latencies, errors, non2xx } = await run(duration);
-    return {
-      server,
-      route,
-      reqPerSec: latencies.length / duration,
-      p50: Math.round(percentile(latencies, 50)),
-      p99: Math.round(percentile(latencies, 99)),
-      errors,
-      non2xx,
-    };
-  } finally {
-    await agent.close();
-  }
 }
 
 async function load(

@@ -12,7 +12,7 @@ import { type SeedLog, boxArtKey } from './index.js';
  * shows one of a few box-art images per category, stored once, so 100,000 products cost no more disk
  * than a dozen images.
  */
-const ADJECTIVES = [
+export const GENERATED_ADJECTIVES = [
   'Pixel',
   'Turbo',
   'Retro',
@@ -34,7 +34,7 @@ const ADJECTIVES = [
   'Electric',
   'Wild',
 ];
-const NOUNS = [
+export const GENERATED_NOUNS = [
   'Racer',
   'Quest',
   'Dungeon',
@@ -70,9 +70,10 @@ export interface GeneratedProduct {
 
 /** The `index`th generated product: the same on every run, so benchmarks can name what they search. */
 export function generatedProduct(index: number): GeneratedProduct {
-  const adjective = ADJECTIVES[index % ADJECTIVES.length]!;
-  const noun = NOUNS[Math.floor(index / ADJECTIVES.length) % NOUNS.length]!;
-  const edition = EDITIONS[Math.floor(index / (ADJECTIVES.length * NOUNS.length)) % EDITIONS.length]!;
+  const adjective = GENERATED_ADJECTIVES[index % GENERATED_ADJECTIVES.length]!;
+  const noun = GENERATED_NOUNS[Math.floor(index / GENERATED_ADJECTIVES.length) % GENERATED_NOUNS.length]!;
+  const edition =
+    EDITIONS[Math.floor(index / (GENERATED_ADJECTIVES.length * GENERATED_NOUNS.length)) % EDITIONS.length]!;
   const category = CATEGORIES[index % CATEGORIES.length]!;
   return {
     name: `${adjective} ${noun}${edition} #${index + 1}`,
