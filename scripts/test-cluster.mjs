@@ -11,21 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { checkPostgres, redact } from './postgres.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DEFAULT_URL = 'postgres://pixelvault:pixelvault@127.0.0.1:5432/pixelvault_test';
 const adminUrl = process.env.TEST_DATABASE_URL || DEFAULT_URL;
 const started = Date.now();
-
-function redact(value) {
-  try {
-    const parsed = new URL(value);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
 
 function withDatabase(url, database) {
   const parsed = new URL(url);
@@ -60,23 +51,7 @@ if (!nginx) {
   process.exit(1);
 }
 
-async function checkPostgres() {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    const { rows } = await client.query(
-      'select current_setting($1) as version, rolcreatedb or rolsuper as can_create from pg_roles where rolname = current_user',
-      ['server_version'],
-    );
-    return { ok: true, version: rows[0]?.version, canCreate: rows[0]?.can_create };
-  } catch (error) {
-    return { ok: false, error };
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const check = await checkPostgres();
+const check = await checkPostgres(adminUrl);
 if (!check.ok) {
   console.error(`Cannot connect to PostgreSQL at ${redact(adminUrl)}:
   ${check.error?.message ?? check.error}

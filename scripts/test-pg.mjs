@@ -2,38 +2,12 @@
 // `npm run test:pg`: the server's test files, unchanged, against a real PostgreSQL instead of
 // PGlite. Each test file gets its own database copied from a migrated template.
 import { spawn } from 'node:child_process';
-import pg from 'pg';
+import { checkPostgres, redact } from './postgres.mjs';
 
 const DEFAULT_URL = 'postgres://pixelvault:pixelvault@127.0.0.1:5432/pixelvault_test';
 const url = process.env.TEST_DATABASE_URL || DEFAULT_URL;
 
-function redact(value) {
-  try {
-    const parsed = new URL(value);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
-
-async function canConnect() {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    const { rows } = await client.query(
-      'select current_setting($1) as version, rolcreatedb or rolsuper as can_create from pg_roles where rolname = current_user',
-      ['server_version'],
-    );
-    return { ok: true, version: rows[0]?.version, canCreate: rows[0]?.can_create };
-  } catch (error) {
-    return { ok: false, error };
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const check = await canConnect();
+const check = await checkPostgres(url);
 if (!check.ok) {
   console.error(`Cannot connect to PostgreSQL at ${redact(url)}:
   ${check.error?.message ?? check.error}
