@@ -37,6 +37,8 @@ const EXPECTED_ADMIN_ROUTES = [
   'DELETE /api/giftcards/admin/delete/:id',
   'POST /api/products/add-new',
   'DELETE /api/products/delete/:id',
+  'PUT /api/products/:id/reviews/:reviewId/hide',
+  'GET /api/reviews/admin/reviews',
 ];
 
 describe('access control of every /api route', () => {

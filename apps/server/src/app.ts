@@ -42,6 +42,8 @@ import { type PaymentsService, createPaymentsService } from './modules/payments/
 import { createPayPalProvider } from './modules/payments/paypal.provider.js';
 import { type RefundsService, createRefundsService } from './modules/payments/refunds.service.js';
 import { productsRoutes } from './modules/products/products.routes.js';
+import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
+import { type ReviewsService, createReviewsService } from './modules/reviews/reviews.service.js';
 import { seoRoutes } from './modules/seo/seo.routes.js';
 import { type ProductsService, createProductsService } from './modules/products/products.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -67,6 +69,8 @@ export interface RateLimits {
   giftCardCodes: RateLimit;
   /** Wrong gift-card codes per address, whichever customer sends them (in the database). */
   giftCardCodesAddress: RateLimit;
+  /** Review writes (POST and PUT) per customer (in the database; issue 14). */
+  reviews: RateLimit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -79,6 +83,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   contact: { max: 5, windowMs: 10 * 60_000 },
   giftCardCodes: { max: 10, windowMs: 15 * 60_000 },
   giftCardCodesAddress: { max: 30, windowMs: 15 * 60_000 },
+  reviews: { max: 20, windowMs: 60 * 60_000 },
 };
 
 export interface AppDeps {
@@ -117,6 +122,7 @@ export interface Services {
   payments: PaymentsService;
   refunds: RefundsService;
   audit: AuditService;
+  reviews: ReviewsService;
 }
 
 declare module 'fastify' {
@@ -352,6 +358,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       log: app.log.child({ module: 'refunds' }),
     }),
     audit: createAuditService({ db }),
+    reviews: createReviewsService({
+      db,
+      products,
+      limiter,
+      writeLimit: limits.reviews,
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    }),
   };
   app.decorate('services', services);
 
@@ -383,6 +396,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { users: services.users, limits, limiter, config });
   await app.register(productsRoutes, { products: services.products, uploadMaxMb: config.uploadMaxMb });
+  await app.register(reviewsRoutes, { reviews: services.reviews });
   await app.register(contactRoutes, { contact: services.contact, limits, limiter });
   await app.register(ordersRoutes, { orders: services.orders });
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });

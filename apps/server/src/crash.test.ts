@@ -452,6 +452,12 @@ interface Verdict {
   counts: Record<string, number>;
 }
 
+/**
+ * The orders the burst placed: its customers' (`crash-...@example.com`). The demo catalogue's own
+ * history (issue 14: seeded customers' paid orders behind their reviews) is not the burst's to check.
+ */
+const BURST_ORDER = sql`o.customer_email like 'crash-%'`;
+
 /** Every invariant of issue 9, from the database and the mail directory; one line per violation. */
 async function checkInvariants(
   db: Database,
@@ -477,7 +483,7 @@ async function checkInvariants(
                     where p.order_id = o.id and p.status = 'captured'), 0) as captured_cents,
           coalesce((select sum(p.amount_cents) from payments p
                     where p.order_id = o.id and p.status = 'refunded'), 0) as refunded_cents
-        from orders o order by o.created_at, o.id`,
+        from orders o where ${BURST_ORDER} order by o.created_at, o.id`,
   );
   const byId = new Map(orders.map((o) => [o.id, o]));
 
@@ -504,7 +510,7 @@ async function checkInvariants(
   const stock = await queryRows<{ id: string; stock: unknown; held: unknown }>(
     db,
     sql`select p.id, p.stock,
-          coalesce(sum(oi.quantity) filter (where o.status in ('paid', 'unpaid')), 0) as held
+          coalesce(sum(oi.quantity) filter (where o.status in ('paid', 'unpaid') and ${BURST_ORDER}), 0) as held
         from products p
         left join order_items oi on oi.product_id = p.id
         left join orders o on o.id = oi.order_id

@@ -533,10 +533,12 @@ describe('products', () => {
       category: 'consoles',
       priceCents: 12_950,
       stock: 4,
-      ratingTenths: 37,
-      reviewCount: 2,
       images: ['/uploads/products/a.webp', '/uploads/products/b.webp'],
-      reviews: [{ author: 'Ann', ratingTenths: 40, comment: 'Great' }],
+      reviews: [
+        { author: 'Ann Example', rating: 4, comment: 'Great' },
+        { author: 'Bo', rating: 3, comment: 'Fine', createdAt: new Date(Date.now() - 60_000) },
+        { author: 'Cy', rating: 4, comment: 'Hidden', hidden: true },
+      ],
     });
     const res = await call(ctx, 'GET', `/api/products/${p.id}`);
     expect(res.statusCode, res.body).toBe(200);
@@ -548,11 +550,14 @@ describe('products', () => {
       productPrice: 129.5,
       productImage: ['/uploads/products/a.webp', '/uploads/products/b.webp'],
       stockQuantity: 4,
-      productRating: 3.7,
+      // Issue 14: computed from the visible reviews.
+      productRating: 3.5,
       reviewCount: 2,
     });
-    expect(product.reviews).toHaveLength(1);
-    expect(product.reviews[0]).toMatchObject({ name: 'Ann', rating: 4, comment: 'Great' });
+    expect(product.reviews).toHaveLength(2);
+    // The spec's review fields keep their meaning (newest first; hidden reviews left out).
+    expect(product.reviews[0]).toMatchObject({ name: 'Ann E.', rating: 4, comment: 'Great' });
+    expect(product.reviews[1]).toMatchObject({ name: 'Bo', rating: 3, comment: 'Fine' });
     const missing = await call(ctx, 'GET', `/api/products/${randomUUID()}`);
     expect(missing.statusCode).toBe(404);
     errorBody(missing);
@@ -560,7 +565,7 @@ describe('products', () => {
 
   let created: Product;
 
-  it('POST /api/products/add-new multipart (repeated images + seven fields) -> 201 the product, appended to the list', async () => {
+  it('POST /api/products/add-new multipart (repeated images + seven fields) -> 201 the product, appended to the list; rating and count ignored (issue 14)', async () => {
     const res = await sendMultipart(
       'POST',
       '/api/products/add-new',
@@ -586,8 +591,9 @@ describe('products', () => {
       productDescription: 'Added as the spec dashboard adds it.',
       productPrice: 34.99,
       stockQuantity: 6,
-      productRating: 4.2,
-      reviewCount: 3,
+      // Sent, accepted, ignored: a new product has no reviews (issue 14).
+      productRating: 0,
+      reviewCount: 0,
     });
     expect(created.productImage).toHaveLength(2);
     const list = Product.array().parse((await call(ctx, 'GET', '/api/products')).json());
@@ -617,8 +623,8 @@ describe('products', () => {
       productDescription: 'Edited in the modal.',
       productPrice: 29.5,
       stockQuantity: 9,
-      productRating: 4.2,
-      reviewCount: 3,
+      productRating: 0,
+      reviewCount: 0,
       productImage: created.productImage,
     });
 

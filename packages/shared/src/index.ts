@@ -5,6 +5,7 @@ export * from './categories.js';
 export * from './errors.js';
 export * from './schemas/common.js';
 export * from './schemas/products.js';
+export * from './schemas/reviews.js';
 export * from './schemas/users.js';
 export * from './schemas/contact.js';
 export * from './random.js';

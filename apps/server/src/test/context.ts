@@ -52,6 +52,7 @@ export const NO_RATE_LIMITS: RateLimits = {
   contact: UNLIMITED,
   giftCardCodes: UNLIMITED,
   giftCardCodesAddress: UNLIMITED,
+  reviews: UNLIMITED,
 };
 
 export interface TestContext {

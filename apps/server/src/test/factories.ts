@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Category, Order } from '@pixel-vault/shared';
-import type { Database } from '../db/client.js';
+import { type Database, queryRows } from '../db/client.js';
 import {
   type GiftCardRow,
   type ProductRow,
@@ -66,10 +66,19 @@ export interface ProductOverrides {
   category?: Category;
   priceCents?: number;
   stock?: number;
-  ratingTenths?: number;
-  reviewCount?: number;
   images?: string[];
-  reviews?: { author: string; ratingTenths: number; comment: string }[];
+  /**
+   * Reviews straight in the database, each by a new customer (no order behind it: use the API to test
+   * who may review). The product's rating and count are recomputed from them, as the API does.
+   */
+  reviews?: {
+    rating: number;
+    title?: string;
+    comment: string;
+    author?: string;
+    hidden?: boolean;
+    createdAt?: Date;
+  }[];
   deletedAt?: Date | null;
 }
 
@@ -88,8 +97,6 @@ export async function insertProduct(
       category: overrides.category ?? 'retro-games',
       priceCents: overrides.priceCents ?? 1999,
       stock: overrides.stock ?? 5,
-      ratingTenths: overrides.ratingTenths ?? 45,
-      reviewCount: overrides.reviewCount ?? 0,
       deletedAt: overrides.deletedAt ?? null,
     })
     .returning();
@@ -101,14 +108,33 @@ export async function insertProduct(
       .values(images.map((url, position) => ({ productId: product.id, position, url })));
   }
   if (overrides.reviews?.length) {
-    await db.insert(productReviews).values(
-      overrides.reviews.map((r) => ({
+    for (const r of overrides.reviews) {
+      const { user } = await insertUser(db, { name: r.author ?? 'Test Reviewer' });
+      await db.insert(productReviews).values({
         productId: product.id,
-        authorName: r.author,
-        ratingTenths: r.ratingTenths,
+        userId: user.id,
+        rating: r.rating,
+        title: r.title ?? 'A test review',
         comment: r.comment,
-      })),
+        hidden: r.hidden ?? false,
+        ...(r.createdAt ? { createdAt: r.createdAt, updatedAt: r.createdAt } : {}),
+      });
+    }
+    const [recounted] = await queryRows<{ rating_tenths: number; review_count: number }>(
+      db,
+      sql`update ${products} set
+        rating_tenths = coalesce((select round(sum(r.rating) * 10::numeric / count(*)) from ${productReviews} r
+          where r.product_id = ${product.id} and not r.hidden), 0),
+        review_count = (select count(*) from ${productReviews} r where r.product_id = ${product.id} and not r.hidden)
+      where id = ${product.id}
+      returning rating_tenths, review_count`,
     );
+    if (recounted) {
+      Object.assign(product, {
+        ratingTenths: Number(recounted.rating_tenths),
+        reviewCount: Number(recounted.review_count),
+      });
+    }
   }
   return { ...product, images };
 }

@@ -10,7 +10,7 @@ import { Layout } from './layout/Layout';
 // Home is in the first download; every other screen loads when it is visited. The catalogue pages come
 // rendered by the server and are hydrated once their code (and the data layer) has arrived.
 const CategoryRoute = lazyPage(() => import('../features/catalog/CategoryPage').then((m) => m.CategoryRoute));
-const ProductPage = lazyPage(() => import('../features/catalog/ProductPage').then((m) => m.ProductPage));
+const ProductPage = lazyPage(() => import('./pages/ProductPage').then((m) => m.ProductPage));
 
 /**
  * A page whose code loads on demand, and which can be loaded ahead: once loaded it renders at once, with
@@ -95,6 +95,8 @@ export function AppRoutes() {
         <Route path="shop/home" element={<HomePage />} />
         <Route path="shop/:category" element={<CategoryRoute />} />
         <Route path="shop/:category/product/:id" element={<ProductPage />} />
+        {/* Issue 14: a product by its id alone ("Review this product" in an order); it moves to its address. */}
+        <Route path="product/:id" element={<ProductPage />} />
         <Route path="cart" element={<CartPage />} />
         <Route
           path="place-order"

@@ -18,6 +18,8 @@ if (typeof window.matchMedia !== 'function') {
 }
 // jsdom's own scrollTo only reports "Not implemented" on the console.
 window.scrollTo = (() => {}) as typeof window.scrollTo;
+// jsdom has no scrollIntoView at all (the reviews' #write-review brings the form into view).
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 
 afterEach(() => {
   cleanup();

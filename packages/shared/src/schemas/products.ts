@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CATEGORIES } from '../categories.js';
 import { optionalPagingQuery } from './common.js';
+import { Review } from './reviews.js';
 
 export const Category = z.enum(CATEGORIES, { message: `Category must be one of ${CATEGORIES.join(', ')}` });
 export type Category = z.infer<typeof Category>;
@@ -19,15 +20,6 @@ export const ProductListQuery = z.object({
 });
 export type ProductListQuery = z.infer<typeof ProductListQuery>;
 
-export const Review = z.object({
-  _id: z.string(),
-  name: z.string(),
-  rating: z.number(),
-  comment: z.string(),
-  createdAt: z.string(),
-});
-export type Review = z.infer<typeof Review>;
-
 /** Product as the API answers it (spec section 3), prices in dollars. */
 export const Product = z.object({
   _id: z.string(),
@@ -39,6 +31,10 @@ export const Product = z.object({
   stockQuantity: z.number().int(),
   productRating: z.number(),
   reviewCount: z.number().int(),
+  /**
+   * GET /api/products/:id: the newest PRODUCT_PAGE_REVIEWS visible reviews (issue 14); product lists: [].
+   * The spec's review fields (_id, name, rating, comment, createdAt) keep their meaning.
+   */
   reviews: z.array(Review),
   createdAt: z.string(),
   updatedAt: z.string(),

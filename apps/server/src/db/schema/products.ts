@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   index,
   integer,
@@ -10,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { users } from './users.js';
 
 export const products = pgTable(
   'products',
@@ -21,6 +23,7 @@ export const products = pgTable(
     priceCents: integer('price_cents').notNull(),
     stock: integer('stock').notNull(),
     // Tenths of a star (0..50): the spec's rating has one decimal, and integers compare exactly.
+    // Both numbers are computed from the visible reviews (issue 14), never typed in by an admin.
     ratingTenths: smallint('rating_tenths').notNull().default(0),
     reviewCount: integer('review_count').notNull().default(0),
     // Orders will keep pointing at a removed product, so removal is a soft delete.
@@ -65,6 +68,12 @@ export const productImages = pgTable(
   ],
 );
 
+/**
+ * Reviews from verified buyers (issue 14): one per customer and product, whole stars. The product's
+ * rating_tenths and review_count are computed from the visible (not hidden) rows, in the transaction
+ * of every change (modules/reviews). A deleted customer's reviews stay, without an author (user_id
+ * NULL, shown as a former customer): their numbers do not move (docs/reviews.md).
+ */
 export const productReviews = pgTable(
   'product_reviews',
   {
@@ -72,16 +81,25 @@ export const productReviews = pgTable(
     productId: uuid('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
-    authorName: text('author_name').notNull(),
-    // Tenths, like products.rating_tenths, so a 4.5-star review is representable.
-    ratingTenths: smallint('rating_tenths').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    rating: smallint('rating').notNull(),
+    title: text('title').notNull(),
     comment: text('comment').notNull(),
+    hidden: boolean('hidden').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('product_reviews_product_idx').on(t.productId),
-    check('product_reviews_rating_range', sql`${t.ratingTenths} between 0 and 50`),
+    // NULLs are distinct: any number of former customers' reviews, one per current customer.
+    uniqueIndex('product_reviews_product_user_unique').on(t.productId, t.userId),
+    // A product's reviews newest first (the default sort and the product page's newest five).
+    index('product_reviews_product_created_idx').on(t.productId, t.createdAt.desc(), t.id.desc()),
+    index('product_reviews_user_idx').on(t.userId),
+    check('product_reviews_rating_range', sql`${t.rating} between 1 and 5`),
+    check('product_reviews_title_length', sql`char_length(${t.title}) between 1 and 120`),
+    check('product_reviews_comment_length', sql`char_length(${t.comment}) between 1 and 4000`),
   ],
 );
 
+export type ProductReviewRow = typeof productReviews.$inferSelect;
 export type ProductRow = typeof products.$inferSelect;

@@ -1,19 +1,25 @@
-import { randomBytes } from 'node:crypto';
-import { count, eq, sql } from 'drizzle-orm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { count, eq, inArray, sql } from 'drizzle-orm';
+import { priceOrder } from '@pixel-vault/shared';
 import type { Config } from '../../config.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { contentHash8, type Storage } from '../../lib/storage.js';
-import type { Database } from '../client.js';
+import type { Database, Transaction } from '../client.js';
 import {
+  demoPaymentOrders,
   giftCardLedger,
   giftCards,
+  orderEvents,
+  orderItems,
+  orders,
+  payments,
   productImages,
   productReviews,
   products,
   users,
 } from '../schema/index.js';
 import { renderBoxArt } from './box-art.js';
-import { SEED_PRODUCTS, type SeedProduct } from './catalogue.js';
+import { SEED_CUSTOMERS, SEED_PRODUCTS, type SeedCustomerKey, type SeedProduct } from './catalogue.js';
 
 /** The part of a logger the seed needs; pino, fastify's logger and a console shim all fit. */
 export interface SeedLog {
@@ -24,9 +30,11 @@ export interface SeedLog {
 export interface SeedSource {
   products: readonly SeedProduct[];
   renderBoxArt(product: { name: string; category: string }, variant: number): string;
+  /** Who wrote the products' reviews (keys of SeedReview.by). */
+  customers?: Readonly<Record<SeedCustomerKey, { name: string; email: string }>>;
 }
 
-const DEFAULT_SOURCE: SeedSource = { products: SEED_PRODUCTS, renderBoxArt };
+const DEFAULT_SOURCE: SeedSource = { products: SEED_PRODUCTS, renderBoxArt, customers: SEED_CUSTOMERS };
 
 /** Same key in every instance: only one of several instances starting together seeds. */
 const SEED_LOCK_KEY = 7_302_614_202;
@@ -49,7 +57,177 @@ export function boxArtKey(name: string, variant: number, svg: string): string {
   return `products/${slugify(name)}-${variant}-${contentHash8(svg)}.svg`;
 }
 
-const toTenths = (rating: number) => Math.min(50, Math.max(0, Math.round(rating * 10)));
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Where the seeded customers' parcels went: invented streets in real-sounding towns. */
+const SEED_ADDRESSES = [
+  { address: '14 Harbour Lane', city: 'Portsmouth', postalCode: 'PO1 3AX', country: 'United Kingdom' },
+  { address: '221 Maple Avenue', city: 'Springfield', postalCode: '62704', country: 'United States' },
+  { address: 'Lindenstraße 8', city: 'Leipzig', postalCode: '04109', country: 'Germany' },
+  { address: '5 Rue des Lilas', city: 'Lyon', postalCode: '69003', country: 'France' },
+  { address: '73 Queen Street West', city: 'Toronto', postalCode: 'M5H 2M9', country: 'Canada' },
+  { address: 'Keizersgracht 402', city: 'Amsterdam', postalCode: '1016 GC', country: 'Netherlands' },
+] as const;
+
+/**
+ * The seeded customers (issue 14): each with one paid, delivered order of everything they review, so
+ * every seeded review is a verified buyer's. Their password is random and thrown away: nobody can log
+ * in as them (an admin can still send them a reset link, to their example.com address). Orders are
+ * paid through the demo provider's records (a completed demo order and its captured payment), so the
+ * books add up as for any order paid in demo mode. Dates are spread over the last months, before now.
+ */
+async function seedCustomersAndReviews(
+  tx: Transaction,
+  source: SeedSource,
+  productRows: { id: string; name: string; priceCents: number; image: string }[],
+  now: Date,
+): Promise<number> {
+  const wanted = new Map<SeedCustomerKey, { product: number; review: SeedProduct['reviews'][number] }[]>();
+  source.products.forEach((product, i) => {
+    for (const review of product.reviews)
+      wanted.set(review.by, [...(wanted.get(review.by) ?? []), { product: i, review }]);
+  });
+  const customers = source.customers;
+  if (wanted.size === 0 || !customers) return 0;
+
+  const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+  const keys = [...wanted.keys()];
+  await tx
+    .insert(users)
+    .values(
+      keys.map((key) => ({
+        ...customers[key],
+        passwordHash,
+        createdAt: new Date(now.getTime() - 200 * DAY_MS),
+      })),
+    )
+    .onConflictDoNothing({ target: users.email });
+  const accounts = await tx
+    .select({ id: users.id, email: users.email, name: users.name })
+    .from(users)
+    .where(
+      inArray(
+        users.email,
+        keys.map((key) => customers[key].email),
+      ),
+    );
+  const accountOf = new Map(accounts.map((a) => [a.email, a]));
+
+  const reviewRows: (typeof productReviews.$inferInsert)[] = [];
+  for (const [index, key] of keys.entries()) {
+    const account = accountOf.get(customers[key].email);
+    const bought = wanted.get(key) ?? [];
+    if (!account || bought.length === 0) continue;
+    const lines = bought.map(({ product }) => productRows[product]!);
+    const totals = priceOrder(lines.map((line) => ({ priceCents: line.priceCents, qty: 1 })));
+    const placedAt = new Date(now.getTime() - (20 + 7 * index) * DAY_MS);
+    const paidAt = new Date(placedAt.getTime() + 2 * 60_000);
+    const deliveredAt = new Date(placedAt.getTime() + 3 * DAY_MS);
+    const ship = SEED_ADDRESSES[index % SEED_ADDRESSES.length]!;
+    const demoId = randomUUID();
+    const captureId = `DEMO-CAPTURE-${demoId}`;
+
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        userId: account.id,
+        customerName: account.name,
+        customerEmail: account.email,
+        shipAddress: ship.address,
+        shipCity: ship.city,
+        shipPostalCode: ship.postalCode,
+        shipCountry: ship.country,
+        itemsCents: totals.itemsCents,
+        taxCents: totals.taxCents,
+        shippingCents: totals.shippingCents,
+        totalCents: totals.totalCents,
+        paymentMethod: 'paypal',
+        status: 'paid',
+        paidAt,
+        isDelivered: true,
+        deliveredAt,
+        expiresAt: new Date(placedAt.getTime() + 30 * 60_000),
+        paymentResultMethod: 'demo',
+        paymentResultProviderId: captureId,
+        paymentResultStatus: 'COMPLETED',
+        paymentResultPayerEmail: account.email,
+        paymentResultUpdateTime: paidAt,
+        createdAt: placedAt,
+        updatedAt: deliveredAt,
+      })
+      .returning({ id: orders.id });
+    if (!order) throw new Error('Seed order insert returned no row');
+    await tx.insert(orderItems).values(
+      lines.map((line) => ({
+        orderId: order.id,
+        productId: line.id,
+        name: line.name,
+        image: line.image,
+        unitPriceCents: line.priceCents,
+        quantity: 1,
+      })),
+    );
+    await tx.insert(orderEvents).values([
+      { orderId: order.id, kind: 'placed', actor: 'customer', actorUserId: account.id, at: placedAt },
+      {
+        orderId: order.id,
+        kind: 'paid',
+        actor: 'customer',
+        actorUserId: account.id,
+        amountCents: totals.totalCents,
+        note: 'demo',
+        at: paidAt,
+      },
+      { orderId: order.id, kind: 'delivered', actor: 'admin', at: deliveredAt },
+    ]);
+    await tx.insert(demoPaymentOrders).values({
+      id: `DEMO-${demoId}`,
+      amountCents: totals.totalCents,
+      currency: 'USD',
+      status: 'COMPLETED',
+      createdAt: placedAt,
+    });
+    await tx.insert(payments).values({
+      orderId: order.id,
+      provider: 'demo',
+      providerOrderId: `DEMO-${demoId}`,
+      amountCents: totals.totalCents,
+      currency: 'USD',
+      status: 'captured',
+      captureId,
+      requestId: randomUUID(),
+      createdAt: placedAt,
+      updatedAt: paidAt,
+    });
+
+    bought.forEach(({ product, review }, j) => {
+      const at = new Date(deliveredAt.getTime() + (2 + 2 * j) * DAY_MS + index * 60_000);
+      reviewRows.push({
+        productId: productRows[product]!.id,
+        userId: account.id,
+        rating: review.rating,
+        title: review.title,
+        comment: review.comment,
+        createdAt: at,
+        updatedAt: at,
+      });
+    });
+  }
+  if (reviewRows.length > 0) await tx.insert(productReviews).values(reviewRows);
+  return reviewRows.length;
+}
+
+/**
+ * Every product's rating and review count from its visible reviews, as the reviews module computes
+ * them after each change (modules/reviews/reviews.repo.ts recountProduct; the db layer imports no module).
+ */
+async function recountAllProducts(tx: Transaction): Promise<void> {
+  await tx.execute(sql`
+    update ${products} p set
+      rating_tenths = coalesce((select round(sum(r.rating) * 10::numeric / count(*))
+        from ${productReviews} r where r.product_id = p.id and not r.hidden), 0),
+      review_count = (select count(*) from ${productReviews} r where r.product_id = p.id and not r.hidden)`);
+}
 
 /**
  * Fills an empty catalogue with the demo products and their box art. Does nothing when any
@@ -86,6 +264,7 @@ export async function seedIfEmpty({
     const [again] = await tx.select({ n: count() }).from(products);
     if ((again?.n ?? 0) > 0) return 0;
 
+    const now = new Date();
     const rows = await tx
       .insert(products)
       .values(
@@ -95,26 +274,20 @@ export async function seedIfEmpty({
           category: p.category,
           priceCents: p.priceCents,
           stock: p.stock,
-          ratingTenths: toTenths(p.rating),
-          reviewCount: p.reviewCount,
+          createdAt: new Date(now.getTime() - 240 * DAY_MS),
+          updatedAt: new Date(now.getTime() - 240 * DAY_MS),
         })),
       )
-      .returning({ id: products.id });
+      .returning({ id: products.id, name: products.name, priceCents: products.priceCents });
 
     const imageRows = rows.flatMap((row, i) =>
       (images[i] ?? []).map((url, position) => ({ productId: row.id, position, url })),
     );
     if (imageRows.length > 0) await tx.insert(productImages).values(imageRows);
 
-    const reviewRows = rows.flatMap((row, i) =>
-      (source.products[i]?.reviews ?? []).map((r) => ({
-        productId: row.id,
-        authorName: r.author,
-        ratingTenths: toTenths(r.rating),
-        comment: r.comment,
-      })),
-    );
-    if (reviewRows.length > 0) await tx.insert(productReviews).values(reviewRows);
+    const bought = rows.map((row, i) => ({ ...row, image: images[i]?.[0] ?? '' }));
+    await seedCustomersAndReviews(tx, source, bought, now);
+    await recountAllProducts(tx);
     return rows.length;
   });
 

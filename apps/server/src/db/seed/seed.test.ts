@@ -4,6 +4,9 @@ import { CATEGORIES, type Product } from '@pixel-vault/shared';
 import {
   giftCardLedger,
   giftCards,
+  orderItems,
+  orders,
+  payments,
   productImages,
   productReviews,
   products,
@@ -21,6 +24,7 @@ import {
   seedIfEmpty,
   slugify,
 } from './index.js';
+import { SEED_CUSTOMERS, SEED_PRODUCTS } from './catalogue.js';
 
 describe('seedIfEmpty', () => {
   let ctx: TestContext;
@@ -53,8 +57,70 @@ describe('seedIfEmpty', () => {
     }
   });
 
-  it('stores the sample reviews', async () => {
-    expect((await ctx.db.select().from(productReviews)).length).toBeGreaterThan(0);
+  it('seeds reviews whose numbers agree with every product (issue 14)', async () => {
+    const reviews = await ctx.db.select().from(productReviews);
+    expect(reviews.length).toBe(SEED_PRODUCTS.flatMap((p) => p.reviews).length);
+    const rows = await ctx.db.select().from(products);
+    expect(rows.filter((p) => p.reviewCount > 0).length).toBeGreaterThan(rows.length / 2);
+    for (const product of rows) {
+      const own = reviews.filter((r) => r.productId === product.id && !r.hidden);
+      const tenths =
+        own.length === 0 ? 0 : Math.round((own.reduce((sum, r) => sum + r.rating, 0) * 10) / own.length);
+      expect({ name: product.name, rating: product.ratingTenths, count: product.reviewCount }).toEqual({
+        name: product.name,
+        rating: tenths,
+        count: own.length,
+      });
+    }
+    // ... and the API's summary says the same as the product.
+    const reviewed = rows.find((p) => p.reviewCount >= 2)!;
+    const page = await ctx.app.inject({ method: 'GET', url: `/api/products/${reviewed.id}/reviews` });
+    expect(page.json().summary).toMatchObject({
+      average: reviewed.ratingTenths / 10,
+      count: reviewed.reviewCount,
+    });
+  });
+
+  it('writes every seeded review by a seeded customer with a paid, delivered order of that product', async () => {
+    const reviews = await ctx.db.select().from(productReviews);
+    const bought = await ctx.db
+      .select({
+        userId: orders.userId,
+        productId: orderItems.productId,
+        status: orders.status,
+        delivered: orders.isDelivered,
+      })
+      .from(orders)
+      .innerJoin(orderItems, eq(orderItems.orderId, orders.id));
+    const customers = await ctx.db.select().from(users);
+    const seededEmails = Object.values(SEED_CUSTOMERS).map((c) => c.email);
+    for (const review of reviews) {
+      const author = customers.find((u) => u.id === review.userId);
+      expect(seededEmails).toContain(author?.email);
+      expect(bought).toContainEqual({
+        userId: review.userId,
+        productId: review.productId,
+        status: 'paid',
+        delivered: true,
+      });
+      expect(review.createdAt.getTime()).toBeLessThan(Date.now());
+    }
+    // Their orders were paid through the demo provider's records: a captured payment of the total.
+    const paid = await ctx.db.select().from(orders);
+    const captured = await ctx.db.select().from(payments);
+    for (const order of paid) {
+      expect(captured.find((p) => p.orderId === order.id)).toMatchObject({
+        status: 'captured',
+        amountCents: order.totalCents,
+      });
+    }
+    // Nobody can log in as a seeded customer: the password is random and not kept anywhere.
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: SEED_CUSTOMERS.marco.email, password: 'password123' },
+    });
+    expect(login.statusCode).toBe(401);
   });
 
   it('serves the seeded images from /uploads with an immutable cache header', async () => {

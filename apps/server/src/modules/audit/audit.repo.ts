@@ -6,7 +6,7 @@ export interface AuditInput {
   actor: string | null;
   /** e.g. `user.update`, `product.create`, `giftcard.add_balance`. */
   action: string;
-  targetType: 'user' | 'product' | 'order' | 'giftcard';
+  targetType: 'user' | 'product' | 'order' | 'giftcard' | 'review';
   targetId: string | null;
   before?: unknown;
   after?: unknown;

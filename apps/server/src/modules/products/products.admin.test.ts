@@ -78,8 +78,9 @@ describe('POST /api/products/add-new', () => {
       productCategory: 'retro-games',
       productPrice: 24.99,
       stockQuantity: 7,
-      productRating: 4.3,
-      reviewCount: 12,
+      // Sent by the spec's form, accepted, ignored: numbers come from reviews only (issue 14).
+      productRating: 0,
+      reviewCount: 0,
     });
     expect(product.productImage).toHaveLength(2);
     for (const url of product.productImage) {
@@ -169,9 +170,6 @@ describe('POST /api/products/add-new', () => {
       { productPrice: '-1' },
       { productPrice: '' },
       { stockQuantity: '1.5' },
-      { productRating: '5.1' },
-      { productRating: '4.25' },
-      { reviewCount: '-3' },
       { productCategory: 'toys' },
       { productName: '   ' },
       { productName: 'a\u0000b' },
@@ -181,6 +179,15 @@ describe('POST /api/products/add-new', () => {
     }
     const { productDescription: _omit, ...missing } = FIELDS;
     expect((await addNew(missing, [{ name: 'a.png', bytes: png }])).statusCode).toBe(400);
+  });
+
+  it('accepts a product with or without the spec rating and review count, and starts it at 0 / 0 (issue 14)', async () => {
+    const { productRating: _rating, reviewCount: _count, ...withoutNumbers } = FIELDS;
+    for (const fields of [withoutNumbers, { ...FIELDS, productRating: '5', reviewCount: '999' }]) {
+      const res = await addNew(fields, [{ name: 'a.png', bytes: png }]);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json<Product>()).toMatchObject({ productRating: 0, reviewCount: 0, reviews: [] });
+    }
   });
 
   it('refuses JSON and garbage multipart bodies with a 4xx', async () => {
@@ -255,6 +262,24 @@ describe('PUT /api/products/update/:id', () => {
     expect(audits).toHaveLength(2);
     const last = audits.find((a) => (a.after as { productName?: string }).productName === 'After');
     expect(last?.before).toMatchObject({ productName: 'Before', productPrice: 10, stockQuantity: 9 });
+  });
+
+  it('accepts a rating and review count beside other fields and ignores them (issue 14)', async () => {
+    const product = await insertProduct(ctx.db, {
+      name: 'Reviewed',
+      reviews: [
+        { rating: 4, comment: 'Good' },
+        { rating: 5, comment: 'Great' },
+      ],
+    });
+    const res = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/products/update/${product.id}`,
+      headers: admin.auth,
+      payload: { productName: 'Renamed', productRating: 1, reviewCount: 999 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<Product>()).toMatchObject({ productName: 'Renamed', productRating: 4.5, reviewCount: 2 });
   });
 
   it('answers 400 for nothing to update or bad values, 404 for unknown or removed products', async () => {

@@ -4,17 +4,19 @@ import {
   type Category,
   type CreateProductFields,
   PRODUCTS_DEFAULT_LIMIT,
+  PRODUCT_PAGE_REVIEWS,
   type Product,
   type ProductList,
   type ProductListQuery,
   type ProductListResponse,
   type UpdateProductFields,
   requestedPage,
+  reviewerName,
   toCents,
   toDollars,
 } from '@pixel-vault/shared';
 import type { Database, Executor } from '../../db/client.js';
-import { type ProductRow, productImages, productReviews, products } from '../../db/schema/index.js';
+import { type ProductRow, productImages, productReviews, products, users } from '../../db/schema/index.js';
 import { type AuthUser, adminOnly } from '../../lib/access.js';
 import { type CachedAnswer, type MaybeAnswer, cachedAnswer } from '../../lib/cached-answer.js';
 import { notFound } from '../../lib/errors.js';
@@ -96,19 +98,25 @@ export function escapeLike(text: string): string {
 
 interface ReviewJson {
   id: string;
-  name: string;
-  ratingTenths: number;
+  /** The author's full name; null when they deleted their account. */
+  name: string | null;
+  rating: number;
+  title: string;
   comment: string;
   createdAt: string;
+  updatedAt: string;
 }
 
 // Drizzle leaves columns unqualified in a single-table select, which inside a correlated
 // subquery would bind to the inner table; so the subqueries name every column explicitly.
 const outerId = sql`${products}.${sql.identifier(products.id.name)}`;
 
+const isoUtc = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
- * One row per product with its images and reviews aggregated in correlated subqueries, so a page
- * of products costs one query however many products it holds (no N+1).
+ * One row per product with its images aggregated in a correlated subquery, so a page of products
+ * costs one query however many products it holds (no N+1). Lists carry no reviews (issue 14: the
+ * whole-catalogue answer stays small); the product's own page adds its newest visible ones.
  */
 const productColumns = {
   id: products.id,
@@ -125,12 +133,23 @@ const productColumns = {
       select json_agg(i.url order by i.position)
       from ${productImages} i where i.product_id = ${outerId}
     ), '[]'::json)`,
+};
+
+/** The product page's columns: the newest PRODUCT_PAGE_REVIEWS visible reviews ride along (issue 14). */
+const productPageColumns = {
+  ...productColumns,
   reviews: sql<ReviewJson[]>`coalesce((
       select json_agg(json_build_object(
-        'id', r.id, 'name', r.author_name, 'ratingTenths', r.rating_tenths, 'comment', r.comment,
-        'createdAt', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-      ) order by r.created_at desc, r.id)
-      from ${productReviews} r where r.product_id = ${outerId}
+        'id', r.id, 'name', u.name, 'rating', r.rating,
+        'title', r.title, 'comment', r.comment,
+        'createdAt', ${isoUtc(sql`r.created_at`)}, 'updatedAt', ${isoUtc(sql`r.updated_at`)}
+      ) order by r.created_at desc, r.id desc)
+      from (
+        select * from ${productReviews} r0
+        where r0.product_id = ${outerId} and not r0.hidden
+        order by r0.created_at desc, r0.id desc
+        limit ${sql.raw(String(PRODUCT_PAGE_REVIEWS))}
+      ) r left join ${users} u on u.id = r.user_id
     ), '[]'::json)`,
 };
 
@@ -146,7 +165,8 @@ type ProductQueryRow = {
   createdAt: Date;
   updatedAt: Date;
   images: string[];
-  reviews: ReviewJson[];
+  /** Only on the product page's query; lists answer `reviews: []`. */
+  reviews?: ReviewJson[];
 };
 
 /** The one place a product row becomes the spec's Product (prices in dollars, `_id`, rating 0..5). */
@@ -161,12 +181,16 @@ export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = rela
     stockQuantity: row.stock,
     productRating: row.ratingTenths / 10,
     reviewCount: row.reviewCount,
-    reviews: row.reviews.map((r) => ({
+    reviews: (row.reviews ?? []).map((r) => ({
       _id: r.id,
-      name: r.name,
-      rating: r.ratingTenths / 10,
+      productId: row.id,
+      name: reviewerName(r.name),
+      rating: r.rating,
+      title: r.title,
       comment: r.comment,
       createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      verifiedBuyer: true,
     })),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -290,7 +314,7 @@ export function createProductsService({
 
   async function get(id: string): Promise<Product> {
     const [row] = await db
-      .select(productColumns)
+      .select(productPageColumns)
       .from(products)
       .where(and(eq(products.id, id), isNull(products.deletedAt)))
       .limit(1);
@@ -345,8 +369,10 @@ export function createProductsService({
               category: fields.productCategory,
               priceCents: toCents(fields.productPrice),
               stock: fields.stockQuantity,
-              ratingTenths: Math.round(fields.productRating * 10),
-              reviewCount: fields.reviewCount,
+              // productRating and reviewCount, if sent (spec section 5), are ignored: a new product has
+              // no reviews, so it starts at 0 / 0 (issue 14, docs/reviews.md).
+              ratingTenths: 0,
+              reviewCount: 0,
             })
             .returning();
           if (!row) throw new Error('Product insert returned no row');
@@ -420,11 +446,17 @@ export function createProductsService({
         await db.transaction(async (tx) => {
           const now = new Date();
           const [row] = await tx
-            .update(products)
-            .set({ deletedAt: now, updatedAt: now })
+            .select()
+            .from(products)
             .where(and(eq(products.id, id), isNull(products.deletedAt)))
-            .returning();
+            .for('update');
           if (!row) throw productNotFound();
+          // Its reviews go with it (issue 14), and so do the numbers they made, in the same transaction.
+          await tx.delete(productReviews).where(eq(productReviews.productId, id));
+          await tx
+            .update(products)
+            .set({ deletedAt: now, updatedAt: now, ratingTenths: 0, reviewCount: 0 })
+            .where(eq(products.id, id));
           await recordAudit(tx, {
             actor: admin.id,
             action: 'product.delete',

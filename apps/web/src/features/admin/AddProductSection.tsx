@@ -10,7 +10,12 @@ import { ImageDropZone, useImageFiles } from '../../ui/ImageDropZone';
 import { useAddProductMutation } from './api';
 import { Field, SelectField, TextAreaField } from './fields';
 
-type FormValues = Record<keyof CreateProductFields, string>;
+/**
+ * The fields the form asks for. Rating and review count are not among them (issue 14): they are
+ * computed from verified buyers' reviews; the server still accepts them from spec clients and ignores them.
+ */
+type AskedField = Exclude<keyof CreateProductFields, 'productRating' | 'reviewCount'>;
+type FormValues = Record<AskedField, string>;
 
 const EMPTY: FormValues = {
   productName: '',
@@ -18,8 +23,6 @@ const EMPTY: FormValues = {
   productDescription: '',
   productPrice: '',
   stockQuantity: '',
-  productRating: '',
-  reviewCount: '',
 };
 
 export const SUCCESS_MESSAGE = 'Product added successfully!';
@@ -58,7 +61,9 @@ export function AddProductSection() {
     setErrors([]);
     const body = new FormData();
     for (const item of images.items) body.append('images', item.file, item.file.name);
-    for (const [key, value] of Object.entries(parsed.data)) body.append(key, String(value));
+    for (const [key, value] of Object.entries(parsed.data)) {
+      if (value !== undefined) body.append(key, String(value));
+    }
     try {
       await addProduct(body).unwrap();
       setValues(EMPTY);
@@ -109,26 +114,11 @@ export function AddProductSection() {
           onChange={set('stockQuantity')}
           required
         />
-        <Field
-          label="Rating"
-          type="number"
-          step="0.1"
-          min="0"
-          max="5"
-          value={values.productRating}
-          onChange={set('productRating')}
-          required
-        />
-        <Field
-          label="Review Count"
-          type="number"
-          step="1"
-          min="0"
-          value={values.reviewCount}
-          onChange={set('reviewCount')}
-          required
-        />
       </div>
+      <p className="text-sm text-zinc-400">
+        A new product starts with no rating: its stars and review count come from verified buyers&apos;
+        reviews.
+      </p>
       <ImageDropZone
         label="Images"
         max={MAX_PRODUCT_IMAGES}

@@ -3,11 +3,12 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { AddProductSection } from './AddProductSection';
 import { ManageGiftCardsSection } from './ManageGiftCardsSection';
 import { ManageOrdersSection } from './ManageOrdersSection';
+import { ManageReviewsSection } from './ManageReviewsSection';
 import { ManageUsersSection } from './ManageUsersSection';
 import { RemoveProductSection } from './RemoveProductSection';
 import { UpdateProductSection } from './UpdateProductSection';
 
-/** Spec section 2: the six sidebar sections, in order; the first is the default. */
+/** Spec section 2: the six sidebar sections, in order (the first is the default), and issue 14's reviews. */
 export const ADMIN_SECTIONS = [
   { label: 'Add Product', Component: AddProductSection },
   { label: 'Remove Product', Component: RemoveProductSection },
@@ -15,6 +16,8 @@ export const ADMIN_SECTIONS = [
   { label: 'Manage Orders', Component: ManageOrdersSection },
   { label: 'Manage Gift Cards', Component: ManageGiftCardsSection },
   { label: 'Manage Users', Component: ManageUsersSection },
+  // Issue 14: after the spec's six.
+  { label: 'Manage Reviews', Component: ManageReviewsSection },
 ] as const satisfies readonly { label: string; Component: ComponentType }[];
 
 type SectionLabel = (typeof ADMIN_SECTIONS)[number]['label'];

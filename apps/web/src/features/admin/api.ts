@@ -1,14 +1,17 @@
-import type {
-  AddBalanceBody,
-  AdminAddUserBody,
-  AdminUpdateUserBody,
-  CreateGiftCardBody,
-  GiftCard,
-  Order,
-  OrderStatus,
-  Product,
-  PublicUser,
-  UpdateProductFields,
+import {
+  ADMIN_REVIEWS_PATH,
+  type AddBalanceBody,
+  type AdminAddUserBody,
+  type AdminUpdateUserBody,
+  type CreateGiftCardBody,
+  type GiftCard,
+  type Order,
+  type OrderStatus,
+  type Product,
+  type PublicUser,
+  type UpdateProductFields,
+  type AdminReview,
+  type AdminReviewPage,
 } from '@pixel-vault/shared';
 import { api, listParams, type ListArgs } from '../../app/api';
 
@@ -28,12 +31,19 @@ export interface RefundRequest {
   restock: boolean;
 }
 export type AdminUsersPage = Paged & { users: PublicUser[] };
+/** Manage Reviews (issue 14): a search, only hidden or only visible reviews, a page. */
+export interface AdminReviewsArgs {
+  search?: string;
+  hidden?: 'true' | 'false';
+  page?: number;
+}
 
 const id = (value: string) => encodeURIComponent(value);
 const PRODUCT_LIST = { type: 'Product' as const, id: 'LIST' };
 const ORDER_LIST = { type: 'Order' as const, id: 'LIST' };
 const USER_LIST = { type: 'User' as const, id: 'LIST' };
 const GIFT_CARD_LIST = { type: 'GiftCard' as const, id: 'LIST' };
+const REVIEW_LIST = { type: 'Review' as const, id: 'ADMIN_LIST' };
 
 /**
  * The admin routes of issue 4. Every write invalidates the list it changes (spec section 6: "After user
@@ -144,6 +154,35 @@ export const adminApi = api.injectEndpoints({
       query: (body) => ({ url: 'api/users/admin/add', method: 'POST', body }),
       invalidatesTags: [USER_LIST],
     }),
+    getAdminReviews: build.query<AdminReviewPage, AdminReviewsArgs>({
+      query: ({ search, hidden, page }) => ({
+        // Relative to the API's base like every other call here.
+        url: ADMIN_REVIEWS_PATH.replace(/^\//, ''),
+        params: {
+          ...(search?.trim() ? { search: search.trim() } : {}),
+          ...(hidden ? { hidden } : {}),
+          page: page && page > 1 ? page : 1,
+        },
+      }),
+      providesTags: [REVIEW_LIST],
+    }),
+    /**
+     * Issue 14: hides a review from the shop, or shows it again. The product's rating and count change
+     * with it: the product, the shop's lists and the product's reviews are read again.
+     */
+    hideReview: build.mutation<AdminReview, { productId: string; reviewId: string; hidden: boolean }>({
+      query: ({ productId, reviewId, hidden }) => ({
+        url: `api/products/${id(productId)}/reviews/${id(reviewId)}/hide`,
+        method: 'PUT',
+        body: { hidden },
+      }),
+      invalidatesTags: (_result, _error, { productId }) => [
+        REVIEW_LIST,
+        { type: 'Review', id: productId },
+        PRODUCT_LIST,
+        { type: 'Product', id: productId },
+      ],
+    }),
     /** Issue 11: mails the user a reset link; the admin never sees or sets the password. */
     sendPasswordReset: build.mutation<{ message: string }, string>({
       query: (userId) => ({ url: `api/users/admin/user/${id(userId)}/password-reset`, method: 'POST' }),
@@ -168,4 +207,6 @@ export const {
   useDeleteAdminUserMutation,
   useAddAdminUserMutation,
   useSendPasswordResetMutation,
+  useGetAdminReviewsQuery,
+  useHideReviewMutation,
 } = adminApi;

@@ -22,6 +22,8 @@ function serveEmpty() {
       return jsonResponse({ users: [], page: 1, totalPage: 1, total: 0 });
     if (url.pathname === '/api/products')
       return jsonResponse({ products: [], page: 1, totalPage: 1, total: 0 });
+    if (url.pathname === '/api/reviews/admin/reviews')
+      return jsonResponse({ reviews: [], page: 1, totalPage: 1, total: 0 });
     return jsonResponse({ message: 'Not found' }, 404);
   });
 }
@@ -40,6 +42,7 @@ describe('AdminDashboardPage', () => {
       'Manage Orders',
       'Manage Gift Cards',
       'Manage Users',
+      'Manage Reviews',
     ]);
     expect(within(nav).getByRole('button', { name: 'Add Product' })).toHaveAttribute('aria-current', 'page');
     expect(screen.getByRole('heading', { level: 2, name: 'Add Product' })).toBeInTheDocument();
@@ -58,6 +61,8 @@ describe('AdminDashboardPage', () => {
     expect(await screen.findByText('No users found')).toBeInTheDocument();
     await user.click(within(nav).getByRole('button', { name: 'Remove Product' }));
     expect(await screen.findByText('No products found')).toBeInTheDocument();
+    await user.click(within(nav).getByRole('button', { name: 'Manage Reviews' }));
+    expect(await screen.findByText('No reviews found')).toBeInTheDocument();
   });
 
   it('opens and closes the small-screen menu with a toggle that reports aria-expanded', async () => {
@@ -87,8 +92,6 @@ async function fillProduct(user: ReturnType<typeof userEvent.setup>, { price = '
   await user.type(screen.getByLabelText('Description'), 'A full-size arcade cabinet.');
   if (price) await user.type(screen.getByLabelText('Price'), price);
   await user.type(screen.getByLabelText('Stock Quantity'), '3');
-  await user.type(screen.getByLabelText('Rating'), '4.5');
-  await user.type(screen.getByLabelText('Review Count'), '12');
 }
 
 describe('Add Product', () => {
@@ -166,8 +169,11 @@ describe('Add Product', () => {
     expect(sent!.get('productDescription')).toBe('A full-size arcade cabinet.');
     expect(sent!.get('productPrice')).toBe('19.99');
     expect(sent!.get('stockQuantity')).toBe('3');
-    expect(sent!.get('productRating')).toBe('4.5');
-    expect(sent!.get('reviewCount')).toBe('12');
+    // Issue 14: the rating and the count come from reviews; the form neither asks for nor sends them.
+    expect(sent!.has('productRating')).toBe(false);
+    expect(sent!.has('reviewCount')).toBe(false);
+    expect(screen.queryByLabelText('Rating')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Review Count')).not.toBeInTheDocument();
 
     release();
     expect(await screen.findByText('Product added successfully!')).toBeInTheDocument();

@@ -49,6 +49,19 @@ describe('CategoryPage', () => {
     expect(document.title).toBe('Retro Games — Pixel Vault');
   });
 
+  it("shows each card's average rating and review count from the reviews (issue 14)", async () => {
+    const rated = makeProduct({ productName: 'Zelda II', productRating: 4.3, reviewCount: 12 });
+    const single = makeProduct({ productName: 'Metroid', productRating: 4, reviewCount: 1 });
+    const unrated = makeProduct({ productName: 'Kid Icarus', productRating: 0, reviewCount: 0 });
+    stubFetch(() => jsonResponse(makeProductList([rated, single, unrated])));
+    renderCategory('/shop/retro-games');
+    expect(
+      await screen.findByRole('link', { name: /Zelda II.*Rated 4\.3 out of 5, 12 reviews/ }),
+    ).toHaveTextContent('★ 4.3 (12)');
+    expect(screen.getByRole('link', { name: /Metroid.*Rated 4\.0 out of 5, 1 review$/ })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Kid Icarus/ })).toHaveTextContent('No reviews yet');
+  });
+
   it("says 'No products found' when nothing matches", async () => {
     stubFetch(() => jsonResponse(makeProductList([])));
     renderCategory('/shop/puzzles');

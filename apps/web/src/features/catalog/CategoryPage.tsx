@@ -12,6 +12,7 @@ import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useGetProductsQuery } from './api';
+import { CardRating } from './CardRating';
 import { ProductCard, ProductGridSkeleton } from './ProductCard';
 
 export const CATEGORY_PAGE_SIZE = 24;
@@ -115,7 +116,12 @@ export function CategoryPage({ category }: { category: Category }) {
           >
             {data.products.map((product, index) => (
               <li key={product._id}>
-                <ProductCard product={product} priority={index === 0} headingLevel={2} />
+                <ProductCard
+                  product={product}
+                  priority={index === 0}
+                  headingLevel={2}
+                  rating={<CardRating product={product} />}
+                />
               </li>
             ))}
           </ul>

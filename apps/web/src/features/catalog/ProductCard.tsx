@@ -1,4 +1,4 @@
-import { useRef, type MouseEvent } from 'react';
+import { useRef, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CARD_TILT_MAX_DEG, type Product } from '@pixel-vault/shared';
 import { Price } from '../../ui/Price';
@@ -32,9 +32,12 @@ export function ProductCard({
   product,
   priority = false,
   headingLevel = 3,
+  rating,
 }: {
   product: Product;
   priority?: boolean;
+  /** Shown beside the price (the category page's rating and review count, issue 14). */
+  rating?: ReactNode;
   /** The card's name is a heading one level below the section's (h2 under the category's h1). */
   headingLevel?: 2 | 3;
 }) {
@@ -88,7 +91,10 @@ export function ProductCard({
       <Heading className="mb-2 line-clamp-2 font-semibold text-zinc-100 group-hover:text-lime-200">
         {product.productName}
       </Heading>
-      <Price value={product.productPrice} className="mt-auto text-lg font-bold text-lime-300" />
+      <div className="mt-auto flex flex-wrap items-baseline justify-between gap-x-3">
+        <Price value={product.productPrice} className="text-lg font-bold text-lime-300" />
+        {rating}
+      </div>
     </Link>
   );
 }

@@ -1,12 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router';
 import type { Product } from '@pixel-vault/shared';
 import { makeProduct } from '../../test/factories';
 import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
 import { renderWithProviders } from '../../test/render';
 import { ProductPage } from './ProductPage';
+
+function HashProbe() {
+  const { pathname, hash } = useLocation();
+  return <output data-testid="where">{pathname + hash}</output>;
+}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -173,17 +178,39 @@ describe('ProductPage', () => {
     expect(screen.getByRole('img', { name: 'Catan' })).toHaveAttribute('src', '/uploads/b.webp');
   });
 
-  it('lists the reviews with author, stars and comment', async () => {
-    const product = makeProduct({
-      reviews: [
-        { _id: 'r1', name: 'Grace', rating: 3, comment: 'Solid port.', createdAt: '2024-02-01T00:00:00Z' },
-      ],
-    });
+  it('shows the average and the review count linking to the reviews, and hands the product to the reviews slot', async () => {
+    const product = makeProduct({ productRating: 4.3, reviewCount: 1 });
     serveProduct(product);
-    renderProduct(product);
-    expect(await screen.findByRole('heading', { name: 'Reviews' })).toBeInTheDocument();
-    expect(screen.getByText('Grace')).toBeInTheDocument();
-    expect(screen.getByText('Solid port.')).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: 'Rated 3 out of 5' })).toBeInTheDocument();
+    renderWithProviders(
+      <Routes>
+        <Route
+          path="/shop/:category/product/:id"
+          element={<ProductPage reviews={(p) => <p>Reviews of {p.productName}</p>} />}
+        />
+      </Routes>,
+      { route: `/shop/${product.productCategory}/product/${product._id}` },
+    );
+    expect(await screen.findByText(`Reviews of ${product.productName}`)).toBeInTheDocument();
+    expect(screen.getByText('4.3')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '(1 review)' })).toHaveAttribute('href', '#reviews');
+  });
+
+  it("moves /product/:id to the product's own address, keeping the fragment (issue 14)", async () => {
+    const product = makeProduct({ productCategory: 'board-games' });
+    serveProduct(product);
+    renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/shop/:category/product/:id" element={<ProductPage />} />
+          <Route path="/product/:id" element={<ProductPage />} />
+        </Routes>
+        <HashProbe />
+      </>,
+      { route: `/product/${product._id}#write-review` },
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: product.productName })).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent(
+      `/shop/board-games/product/${product._id}#write-review`,
+    );
   });
 });

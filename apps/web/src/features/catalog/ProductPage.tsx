@@ -1,5 +1,5 @@
-import { useId, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useId, useState, type ReactNode } from 'react';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { categoryLabel, type Product } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { useAppDispatch } from '../../app/hooks';
@@ -163,29 +163,10 @@ function BuyBox({ product }: { product: Product }) {
   );
 }
 
-function Reviews({ product }: { product: Product }) {
-  if (product.reviews.length === 0) return null;
-  return (
-    <section aria-labelledby="reviews-title" className="mt-12">
-      <h2 id="reviews-title" className="pixel-heading mb-6 text-base text-cyan-300 sm:text-lg">
-        Reviews
-      </h2>
-      <ul className="flex flex-col gap-4">
-        {product.reviews.map((review) => (
-          <li key={review._id} className="border-4 border-zinc-800 bg-zinc-900 p-4">
-            <div className="mb-2 flex flex-wrap items-center gap-3">
-              <span className="font-semibold text-zinc-100">{review.name}</span>
-              <Stars rating={review.rating} />
-            </div>
-            <p className="whitespace-pre-line text-zinc-300">{review.comment}</p>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
+/** What the product page shows under the product: its reviews (issue 14), given by app/ (features don't import each other). */
+export type ProductReviewsSlot = (product: Product) => ReactNode;
 
-function ProductDetails({ product }: { product: Product }) {
+function ProductDetails({ product, reviews }: { product: Product; reviews?: ProductReviewsSlot }) {
   return (
     <article>
       <div className="grid gap-8 md:grid-cols-2 md:gap-12">
@@ -200,7 +181,14 @@ function ProductDetails({ product }: { product: Product }) {
           <h1 className="text-3xl font-bold break-words text-zinc-50 sm:text-4xl">{product.productName}</h1>
           <div className="flex flex-wrap items-center gap-3 text-zinc-300">
             <Stars rating={product.productRating} className="text-xl" />
-            <span>({product.reviewCount} reviews)</span>
+            {product.reviewCount > 0 && (
+              <span aria-hidden="true" className="font-semibold text-zinc-100">
+                {product.productRating.toFixed(1)}
+              </span>
+            )}
+            <a href="#reviews" className="underline-offset-4 hover:text-lime-300 hover:underline">
+              ({product.reviewCount} {product.reviewCount === 1 ? 'review' : 'reviews'})
+            </a>
           </div>
           <Price value={product.productPrice} className="text-3xl font-bold text-lime-300" />
           <p className="text-zinc-300">In stock: {product.stockQuantity}</p>
@@ -208,7 +196,7 @@ function ProductDetails({ product }: { product: Product }) {
           <BuyBox key={product._id} product={product} />
         </div>
       </div>
-      <Reviews product={product} />
+      {reviews?.(product)}
     </article>
   );
 }
@@ -236,9 +224,15 @@ function ProductNotFound({ error }: { error: unknown }) {
   );
 }
 
-/** /shop/:category/product/:id (spec section 2). */
-export function ProductPage() {
-  const { id = '' } = useParams();
+/**
+ * /shop/:category/product/:id (spec section 2). Also /product/:id (issue 14: "Review this product" in an
+ * order knows the product but not its category): once the product is known, the address becomes its
+ * own, keeping the #fragment. (A product under another category is shown there, with its own address as
+ * the canonical link: the server renders it so, and hydration must draw the same.)
+ */
+export function ProductPage({ reviews }: { reviews?: ProductReviewsSlot }) {
+  const { id = '', category } = useParams();
+  const { search, hash } = useLocation();
   // Already known not to exist (the server's render said so): no second request for it.
   const known = catalogApi.endpoints.getProduct.useQueryState(id);
   const unknown = isUnknownProduct(known.error);
@@ -258,8 +252,10 @@ export function ProductPage() {
         <p role="status" className="py-12 text-center text-lg text-zinc-300">
           Loading product...
         </p>
+      ) : category === undefined ? (
+        <Navigate replace to={`/shop/${loaded.productCategory}/product/${loaded._id}${search}${hash}`} />
       ) : (
-        <ProductDetails product={loaded} />
+        <ProductDetails product={loaded} reviews={reviews} />
       )}
     </div>
   );

@@ -15,8 +15,11 @@ import { OrderDetails } from './OrderDetails';
 export function OrderDetailScreen({
   back,
   actions,
+  reviewLinks = false,
 }: {
   back: { to: string; label: string };
+  /** The customer's own order (not the admin's view): its items can be reviewed once paid (issue 14). */
+  reviewLinks?: boolean;
   /** `readAt`: when the order was read (epoch ms), to tell whether its hold had run out. */
   actions?: (order: Order, readAt: number) => ReactNode;
 }) {
@@ -37,7 +40,7 @@ export function OrderDetailScreen({
         <ErrorLine message={errorMessage(error)} />
       ) : order ? (
         <div className="flex flex-col gap-6">
-          <OrderDetails order={order} />
+          <OrderDetails order={order} reviewLinks={reviewLinks} />
           {actions?.(order, fulfilledTimeStamp ?? 0)}
         </div>
       ) : (

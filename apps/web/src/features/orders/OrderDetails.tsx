@@ -4,6 +4,7 @@ import { Price } from '../../ui/Price';
 import { Fact, OrderItemsList, PaymentBadge, Section, ShippingAddressView } from './OrderParts';
 import { customerEmail, itemsTotalCents } from './orderMath';
 import { OrderTimeline } from './OrderTimeline';
+import { ReviewItemLink, canReviewItems } from './reviewLink';
 
 const NOT_AVAILABLE = 'Not available';
 
@@ -16,7 +17,14 @@ function DollarsOrNA({ value }: { value: number | null | undefined }) {
  * order page (issue 4). The items total is recomputed from the lines (spec section 9). Issue 12 adds the
  * order's status, the amount refunded and its timeline.
  */
-export function OrderDetails({ order }: { order: Order }) {
+export function OrderDetails({
+  order,
+  reviewLinks = false,
+}: {
+  order: Order;
+  /** Issue 14: "Review this product" on each item of the customer's own paid or delivered order. */
+  reviewLinks?: boolean;
+}) {
   const date = order.createdAt ? formatOrderDate(order.createdAt) : '';
   return (
     <div className="grid gap-6 lg:grid-cols-2">
@@ -55,7 +63,12 @@ export function OrderDetails({ order }: { order: Order }) {
           <ShippingAddressView address={order.shippingAddress} />
         </Section>
         <Section title="Order Items">
-          <OrderItemsList items={order.orderItems ?? []} />
+          <OrderItemsList
+            items={order.orderItems ?? []}
+            action={
+              reviewLinks && canReviewItems(order) ? (item) => <ReviewItemLink item={item} /> : undefined
+            }
+          />
         </Section>
       </div>
       {order.timeline && (

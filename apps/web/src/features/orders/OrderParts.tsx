@@ -10,7 +10,14 @@ import { lineQuantity, lineTotalCents } from './orderMath';
  * order detail, with the spec's fallback texts (section 2).
  */
 
-export function OrderItemsList({ items }: { items: readonly OrderItem[] }) {
+export function OrderItemsList({
+  items,
+  action,
+}: {
+  items: readonly OrderItem[];
+  /** Something to do with one item (issue 14: "Review this product"), under its price line. */
+  action?: (item: OrderItem) => ReactNode;
+}) {
   if (items.length === 0) return <p className="text-zinc-300">No items in this order.</p>;
   return (
     <ul aria-label="Order items" className="flex flex-col">
@@ -31,12 +38,15 @@ export function OrderItemsList({ items }: { items: readonly OrderItem[] }) {
           ) : (
             <div aria-hidden="true" className="no-image h-16 w-16 shrink-0 border-2 border-zinc-700" />
           )}
-          <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
-            <p className="font-semibold break-words text-zinc-100">{item.itemName}</p>
-            <p className="shrink-0 text-zinc-300 tabular-nums">
-              {lineQuantity(item)} x <Price value={item.itemPrice} /> ={' '}
-              <Price value={toDollars(lineTotalCents(item))} />
-            </p>
+          <div className="flex min-w-0 flex-1 flex-col gap-2">
+            <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
+              <p className="font-semibold break-words text-zinc-100">{item.itemName}</p>
+              <p className="shrink-0 text-zinc-300 tabular-nums">
+                {lineQuantity(item)} x <Price value={item.itemPrice} /> ={' '}
+                <Price value={toDollars(lineTotalCents(item))} />
+              </p>
+            </div>
+            {action?.(item)}
           </div>
         </li>
       ))}

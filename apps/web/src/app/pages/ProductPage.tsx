@@ -1,0 +1,50 @@
+import { Suspense, lazy, useSyncExternalStore } from 'react';
+import type { Product } from '@pixel-vault/shared';
+import { ProductPage as CatalogProductPage } from '../../features/catalog/ProductPage';
+import { ReviewsLoading, ReviewsShell } from '../../features/reviews/ReviewsShell';
+
+const loadReviews = () => import('../../features/reviews/ProductReviews');
+const ProductReviews = lazy(loadReviews);
+
+// The reviews' code is fetched as soon as the product page's code runs, beside the hydration it does not
+// hold up; the server never draws the reviews (they are the browser's), so it need not load them.
+if (typeof window !== 'undefined') void loadReviews().catch(() => undefined);
+
+const noSubscription = () => () => {};
+
+/** False on the server and while hydrating; true from the render after (and on pages drawn in the browser). */
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+
+/**
+ * The reviews block of a product page (issue 14): the server's HTML and the hydration draw the same
+ * loading skeleton in a block of reserved height; once hydrated, the browser draws the reviews in it.
+ */
+function Reviews({ product }: { product: Product }) {
+  const hydrated = useHydrated();
+  return (
+    <ReviewsShell>
+      {hydrated ? (
+        <Suspense fallback={<ReviewsLoading />}>
+          <ProductReviews key={product._id} productId={product._id} />
+        </Suspense>
+      ) : (
+        <ReviewsLoading />
+      )}
+    </ReviewsShell>
+  );
+}
+
+const reviews = (product: Product) => <Reviews product={product} />;
+
+/**
+ * /shop/:category/product/:id (spec section 2): the catalogue's product page with the reviews feature's
+ * block under it. Composed here: features don't import each other.
+ */
+export function ProductPage() {
+  return <CatalogProductPage reviews={reviews} />;
+}
