@@ -20,7 +20,7 @@ import { productReviews, products, users } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { RateLimit } from '../../lib/http.js';
-import { type Limiter, rateLimited } from '../../lib/limiter.js';
+import type { Limiter } from '../../lib/limiter.js';
 import { windowTotal } from '../../lib/paging.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import type { ProductsService } from '../products/products.service.js';
@@ -105,8 +105,7 @@ export function createReviewsService({
 }: ReviewsServiceOptions): ReviewsService {
   /** One budget per customer for writes: spent by every POST and PUT (they also drop the catalogue cache). */
   async function spendWrite(user: AuthUser) {
-    const taken = await limiter.take([{ key: `review:acct:${user.id}`, limit: writeLimit }]);
-    if (!taken.allowed) throw rateLimited(REVIEW_RATE_LIMIT_MESSAGE, taken.retryAfterSeconds);
+    await limiter.spend([{ key: `review:acct:${user.id}`, limit: writeLimit }], REVIEW_RATE_LIMIT_MESSAGE);
   }
 
   async function productExists(productId: string) {
