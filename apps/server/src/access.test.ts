@@ -23,6 +23,9 @@ const DENIED: Record<Access, Record<Caller, number | null>> = {
 /** Routes whose declared access is a promise of this test: checked explicitly, not only by table. */
 const EXPECTED_ADMIN_ROUTES = [
   'GET /api/admin/audit',
+  'GET /api/admin/stats',
+  'GET /api/admin/export/orders.csv',
+  'GET /api/admin/export/products.csv',
   'GET /api/users/admin/users',
   'GET /api/users/admin/user/:id',
   'PUT /api/users/admin/user/:id',

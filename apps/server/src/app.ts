@@ -24,6 +24,8 @@ import type { App, RateLimit } from './lib/http.js';
 import { apiSecurityHeaders, helmetOptions, securityHeaders } from './lib/security-headers.js';
 import { type Storage, isReadableStorage } from './lib/storage.js';
 import { publicUrls } from './lib/urls.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
+import { createAdminService } from './modules/admin/admin.service.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { type AuditService, createAuditService } from './modules/audit/audit.service.js';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.js';
@@ -316,6 +318,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     holdMinutes: config.orderHoldMinutes,
     holdLimits: config.holdLimits,
     publicUrl,
+    lowStock: { threshold: config.lowStockThreshold, to: config.contactTo },
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   const limiter = createLimiter({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
@@ -402,6 +405,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });
   await app.register(paymentsRoutes, { payments: services.payments, refunds: services.refunds });
   await app.register(auditRoutes, { audit: services.audit });
+  await app.register(adminRoutes, {
+    admin: createAdminService({
+      db,
+      timeZone: config.shopTimeZone,
+      lowStockThreshold: config.lowStockThreshold,
+      ...(deps.clock ? { clock: deps.clock } : {}),
+      onStreamError: (error) => app.log.error({ err: error }, 'export stopped half-way'),
+    }),
+  });
   await app.register(seoRoutes, { db, config });
   await webRoutes(app, {
     webDistDir: config.webDistDir,

@@ -177,6 +177,36 @@ describe('loadConfig', () => {
     }
   });
 
+  it('counts the shop days in UTC unless SHOP_TIMEZONE names an IANA zone (issue 15)', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).shopTimeZone).toBe('UTC');
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, SHOP_TIMEZONE: ' Asia/Tokyo ' }).shopTimeZone,
+    ).toBe('Asia/Tokyo');
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, SHOP_TIMEZONE: 'europe/paris' }).shopTimeZone,
+    ).toBe('Europe/Paris');
+    for (const bad of ['Mars/Olympus', '+01:00', 'UTC+1; drop table', 'Tokyo']) {
+      expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, SHOP_TIMEZONE: bad }), bad).toThrow(
+        /SHOP_TIMEZONE: must be an IANA time zone/,
+      );
+    }
+  });
+
+  it('calls stock of 3 or less low unless LOW_STOCK_THRESHOLD says otherwise (issue 15)', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).lowStockThreshold).toBe(3);
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, LOW_STOCK_THRESHOLD: '0' }).lowStockThreshold,
+    ).toBe(0);
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, LOW_STOCK_THRESHOLD: '1000000' }).lowStockThreshold,
+    ).toBe(1_000_000);
+    for (const bad of ['-1', '2.5', 'few', '1000001']) {
+      expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, LOW_STOCK_THRESHOLD: bad }), bad).toThrow(
+        /LOW_STOCK_THRESHOLD: must be/,
+      );
+    }
+  });
+
   it('reconciles payments every 60 seconds unless RECONCILE_INTERVAL_SECONDS says otherwise, at most an hour', () => {
     expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).reconcileIntervalMs).toBe(60_000);
     expect(

@@ -52,6 +52,10 @@ export interface Config {
   paypal: PayPalConfig | undefined;
   /** STORAGE_URL (+ STORAGE_PUBLIC_URL): product images in an S3-compatible bucket; unset = `uploadsDir`. */
   s3: S3Config | undefined;
+  /** The IANA time zone the shop's days are counted in (SHOP_TIMEZONE, default UTC; issue 15). */
+  shopTimeZone: string;
+  /** Stock at or below this is low: listed on the overview, mailed once per crossing (LOW_STOCK_THRESHOLD, default 3). */
+  lowStockThreshold: number;
 }
 
 export interface HoldLimits {
@@ -121,6 +125,24 @@ const positiveWholeNumber = (max: number, tooBig = `must be at most ${max}`) =>
     .int({ message: 'must be a whole number' })
     .min(1, { message: 'must be a positive whole number' })
     .max(max, { message: tooBig });
+
+/**
+ * An IANA zone name (Europe/Paris, Asia/Tokyo, UTC), as both the server (Intl) and the database
+ * (`at time zone`) read it. Bare offsets are refused: PostgreSQL reads `+01:00` as POSIX, west of
+ * Greenwich, the opposite of ISO 8601.
+ */
+const timeZone = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    try {
+      if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) throw new RangeError(value);
+      return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone, e.g. UTC or Europe/Paris' });
+      return z.NEVER;
+    }
+  });
 
 const EnvSchema = z.object({
   PORT: optional(
@@ -216,6 +238,14 @@ const EnvSchema = z.object({
       .transform((v) => v.replace(/\/+$/, '')),
   ),
   AWS_REGION: optional(z.string().trim()),
+  SHOP_TIMEZONE: optional(timeZone),
+  LOW_STOCK_THRESHOLD: optional(
+    z.coerce
+      .number({ message: 'must be a number' })
+      .int({ message: 'must be a whole number' })
+      .min(0, { message: 'must be 0 or more' })
+      .max(1_000_000, { message: 'must be at most 1000000' }),
+  ),
 });
 
 const PROXY_ADDRESS = /^[0-9a-fA-F.:]+(\/\d{1,3})?$/;
@@ -469,5 +499,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : undefined,
     s3,
+    shopTimeZone: e.SHOP_TIMEZONE ?? 'UTC',
+    lowStockThreshold: e.LOW_STOCK_THRESHOLD ?? 3,
   };
 }

@@ -13,3 +13,4 @@ export * from './schemas/orders.js';
 export * from './schemas/giftcards.js';
 export * from './schemas/admin.js';
 export * from './ssr.js';
+export * from './schemas/admin-stats.js';

@@ -19,6 +19,8 @@ export interface Holds {
   valueCents: number;
   /** When the first of them is released (null when none is open). */
   firstReleaseAt: Date | null;
+  /** Product id -> units this call gave back (expired or replaced orders), for the low-stock check. */
+  released: Map<string, number>;
 }
 
 export interface AdmitHoldInput {
@@ -87,6 +89,11 @@ export async function admitHold(
   const released = new Set<string>();
   for (const order of release) if (await expireLocked(tx, order, now)) released.add(order.id);
 
+  const givenBack = new Map<string, number>();
+  for (const id of released) {
+    for (const l of lines.get(id) ?? [])
+      givenBack.set(l.productId, (givenBack.get(l.productId) ?? 0) + l.quantity);
+  }
   const kept = open.filter((o) => !released.has(o.id));
   const holds: Holds = {
     orders: kept.length,
@@ -96,6 +103,7 @@ export async function admitHold(
       (first, o) => (first && first <= o.expiresAt ? first : o.expiresAt),
       null,
     ),
+    released: givenBack,
   };
 
   if (holds.orders + 1 > limits.maxOrders) {

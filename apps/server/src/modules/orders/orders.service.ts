@@ -21,6 +21,7 @@ import { enqueueMail } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
 import { recordAudit } from '../audit/audit.repo.js';
+import { type LowStockCrossing, lowStockMail } from '../admin/low-stock.mail.js';
 import { expireLocked, isOverdue, orderExpired } from './orders.expiry.js';
 import { admitHold, checkHoldValue } from './orders.holds.js';
 import { confirmationMail, deliveredMail } from './orders.mail.js';
@@ -129,6 +130,8 @@ export interface OrdersServiceOptions {
   clock?: () => Date;
   /** Makes item image paths absolute when PUBLIC_URL is set. */
   publicUrl?: PublicUrlOf;
+  /** Mail `to` when an order takes a product's stock to `threshold` or below (issue 15); unset = no mail. */
+  lowStock?: { threshold: number; to: string };
 }
 
 /** How often a placement is priced again when an admin changes a price in the middle of it. */
@@ -159,6 +162,7 @@ export function createOrdersService({
   holdLimits,
   clock = () => new Date(),
   publicUrl = relativeUrls,
+  lowStock,
 }: OrdersServiceOptions): OrdersService {
   const toDto = (tx: Executor, row: OrderRow) => orderDto(tx, row, publicUrl);
 
@@ -207,17 +211,30 @@ export function createOrdersService({
    * orders are serialized for the time between this statement and the commit, not the whole
    * placement). It also proves the line's price still holds: a price changed since priceLines read it
    * is a conflict the placement retries.
+   *
+   * Answers the product when this placement took its stock from above the low-stock threshold to at
+   * or below it (issue 15), read from the stock the update returns: no extra round trip. Under the row
+   * lock the stock before the placement is exactly `stock + quantity - givenBack` (`givenBack`: what
+   * the placement released of the customer's replaced or overdue orders), so of two orders that pass
+   * the threshold one after the other only the first crosses it, and a checkout placed again does not.
    */
-  async function reserve(tx: Transaction, line: ReservedLine): Promise<void> {
-    const [row] = await queryRows<{ price_cents: number; name: string }>(
+  async function reserve(
+    tx: Transaction,
+    line: ReservedLine,
+    givenBack: number,
+  ): Promise<LowStockCrossing | undefined> {
+    const [row] = await queryRows<{ price_cents: number; name: string; stock: number }>(
       tx,
       sql`update ${products} set stock = stock - ${line.quantity}
           where id = ${line.productId} and stock >= ${line.quantity} and deleted_at is null
-          returning price_cents, name`,
+          returning price_cents, name, stock`,
     );
     if (row) {
       if (Number(row.price_cents) !== line.priceCents || row.name !== line.name) throw new PriceMoved();
-      return;
+      const stock = Number(row.stock);
+      return lowStock && stock <= lowStock.threshold && stock + line.quantity - givenBack > lowStock.threshold
+        ? { productId: line.productId, name: row.name, stock }
+        : undefined;
     }
     const [product] = await tx
       .select({ name: products.name, stock: products.stock, deletedAt: products.deletedAt })
@@ -258,6 +275,7 @@ export function createOrdersService({
     quantities: Map<string, number>,
   ): Promise<Order> {
     const now = clock();
+    let lowStockMails = 0;
     const order = await db.transaction(async (tx) => {
       // The customer's row lock runs their placements one at a time, so two at once cannot both slip
       // under the hold limits (issue 9). NO KEY UPDATE: inserts that only reference the user don't wait.
@@ -319,11 +337,22 @@ export function createOrdersService({
       );
       const dto = await toDto(tx, row);
       // Last: the stock rows' locks are held from here to the commit only.
-      for (const line of lines) await reserve(tx, line);
+      const crossed: LowStockCrossing[] = [];
+      for (const line of lines) {
+        const crossing = await reserve(tx, line, holds.released.get(line.productId) ?? 0);
+        if (crossing) crossed.push(crossing);
+      }
+      // The owner hears when the stock is taken, which is when an order is placed (the paid order
+      // keeps it). An order that expires gives it back; selling it down again is a new crossing.
+      for (const product of crossed) {
+        if (lowStock) await enqueueMail(tx, lowStockMail(lowStock.to, product, lowStock.threshold));
+      }
+      lowStockMails = crossed.length;
       return dto;
     });
     // Stock changed: the catalogue's cached answers are stale.
     catalogue.invalidate();
+    if (lowStockMails > 0) mailer.kick();
     return order;
   }
 

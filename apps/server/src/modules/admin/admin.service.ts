@@ -1,0 +1,308 @@
+import { Readable, pipeline } from 'node:stream';
+import { type SQL, and, asc, inArray, sql } from 'drizzle-orm';
+import { stringify } from 'csv-stringify';
+import {
+  type AdminStats,
+  type AdminStatsQuery,
+  ORDER_CSV_COLUMNS,
+  type OrdersExportQuery,
+  PRODUCT_CSV_COLUMNS,
+  toDollars,
+} from '@pixel-vault/shared';
+import { type Database, queryRows } from '../../db/client.js';
+import { orderItems, orders, productImages, products } from '../../db/schema/index.js';
+
+/** Rows per query of an export: 100,000 orders are read 1,000 at a time, never all at once. */
+export const EXPORT_BATCH = 1000;
+
+export interface CsvDownload {
+  filename: string;
+  stream: Readable;
+}
+
+export interface AdminService {
+  stats(query: AdminStatsQuery): Promise<AdminStats>;
+  ordersCsv(query: OrdersExportQuery): CsvDownload;
+  productsCsv(): CsvDownload;
+}
+
+export interface AdminServiceOptions {
+  db: Database;
+  /** The shop's IANA zone: its days are the overview's days and the export's dates. */
+  timeZone: string;
+  lowStockThreshold: number;
+  clock?: () => Date;
+  /** Told when an export stops half-way (the client has its 200 and a cut file by then). */
+  onStreamError?: (error: Error) => void;
+}
+
+/** `YYYY-MM-DD` of `at` in `timeZone`. */
+export function dayIn(at: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** `day` moved by `delta` calendar days (plain dates: no zone, no daylight saving). */
+export function addDays(day: string, delta: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + delta)).toISOString().slice(0, 10);
+}
+
+/** The instant a shop day starts: midnight of `day` in `timeZone`, worked out by the database. */
+const dayStart = (day: string, timeZone: string) => sql`(${day}::date::timestamp at time zone ${timeZone})`;
+
+/**
+ * A spreadsheet runs a cell beginning with = + - @ (or a tab or carriage return before one) as a
+ * formula: such a cell is written with a leading ' so it stays text (OWASP "CSV injection").
+ */
+export function neutralise(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+const money = (cents: number) => toDollars(cents).toFixed(2);
+
+/** RFC 4180: CRLF between records, a field quoted when it holds a comma, a quote or a line break. */
+function csvStream(
+  columns: readonly string[],
+  rows: AsyncGenerator<Record<string, string | number | boolean | null>>,
+  onError: (error: Error) => void,
+): Readable {
+  const writer = stringify({
+    header: true,
+    columns: [...columns],
+    record_delimiter: 'windows',
+    cast: {
+      boolean: (value) => (value ? 'true' : 'false'),
+      string: (value) => neutralise(value),
+    },
+  });
+  // Pulled a batch at a time: the next query runs only when the client has read what came before.
+  return pipeline(Readable.from(rows), writer, (error) => {
+    if (error) onError(error);
+  });
+}
+
+export function createAdminService({
+  db,
+  timeZone,
+  lowStockThreshold,
+  clock = () => new Date(),
+  onStreamError = () => {},
+}: AdminServiceOptions): AdminService {
+  async function stats({ days }: AdminStatsQuery): Promise<AdminStats> {
+    const now = clock();
+    const today = dayIn(now, timeZone);
+    const first = addDays(today, -(days - 1));
+    // Paid orders placed in the range (the partial index orders_paid_created_idx); delivered ones are
+    // paid too. A partial refund leaves the order paid, less what was given back; a full refund or a
+    // cancellation takes it out of the paid orders altogether.
+    const inRange = sql`o.status = 'paid' and o.created_at >= ${dayStart(first, timeZone)}
+      and o.created_at < ${dayStart(addDays(today, 1), timeZone)}`;
+
+    const [perDay, top, low, open] = await Promise.all([
+      queryRows<{ day: string; orders: number; revenue: string | number }>(
+        db,
+        // Grouped by date, formatted after: to_char on each of 100,000 rows costs more than the sums.
+        sql`select to_char(d, 'YYYY-MM-DD') as day, orders, revenue from (
+              select (o.created_at at time zone ${timeZone})::date as d,
+                count(*)::int as orders, sum(o.total_cents - o.refunded_cents) as revenue
+              from ${orders} o where ${inRange}
+              group by 1) per_day`,
+      ),
+      queryRows<{ id: string; name: string; units: string | number; revenue: string | number }>(
+        db,
+        sql`select i.product_id as id, coalesce(max(p.name), max(i.name)) as name,
+              sum(i.quantity) as units, sum(i.quantity * i.unit_price_cents) as revenue
+            from ${orders} o
+            join ${orderItems} i on i.order_id = o.id
+            left join ${products} p on p.id = i.product_id
+            where ${inRange} and i.product_id is not null
+            group by i.product_id
+            order by revenue desc, units desc, i.product_id
+            limit 5`,
+      ),
+      queryRows<{ id: string; name: string; stock: number }>(
+        db,
+        sql`select id, name, stock from ${products}
+            where deleted_at is null and stock <= ${lowStockThreshold}
+            order by stock, name, id`,
+      ),
+      queryRows<{ unpaid: number; to_deliver: number }>(
+        db,
+        sql`select
+              (select count(*) from ${orders} where status = 'unpaid' and expires_at > ${now.toISOString()}::timestamptz)::int as unpaid,
+              (select count(*) from ${orders} where status = 'paid' and not is_delivered)::int as to_deliver`,
+      ),
+    ]);
+
+    const byDay = new Map(perDay.map((row) => [row.day, row]));
+    const dayList: AdminStats['days'] = [];
+    let totalOrders = 0;
+    let totalCents = 0;
+    for (let i = 0; i < days; i += 1) {
+      const date = addDays(first, i);
+      const row = byDay.get(date);
+      const count = row ? Number(row.orders) : 0;
+      const cents = row ? Number(row.revenue) : 0;
+      totalOrders += count;
+      totalCents += cents;
+      dayList.push({ date, orders: count, revenue: toDollars(cents) });
+    }
+    return {
+      days: dayList,
+      totals: {
+        orders: totalOrders,
+        revenue: toDollars(totalCents),
+        averageOrder: totalOrders > 0 ? toDollars(Math.round(totalCents / totalOrders)) : 0,
+      },
+      topProducts: top.map((row) => ({
+        _id: row.id,
+        productName: row.name,
+        units: Number(row.units),
+        revenue: toDollars(Number(row.revenue)),
+      })),
+      lowStock: low.map((row) => ({ _id: row.id, productName: row.name, stockQuantity: Number(row.stock) })),
+      openOrders: { unpaid: Number(open[0]?.unpaid ?? 0), toDeliver: Number(open[0]?.to_deliver ?? 0) },
+    };
+  }
+
+  /**
+   * Orders placed from `from` to `to` (shop days, both included), oldest first, by keyset on
+   * (created_at, id) (orders_created_id_idx). Each batch is its own statement, outside any
+   * transaction: a download as slow as its client must not hold a connection (PGlite has one) or a
+   * snapshot open. An order placed during the download may or may not be in it; none is repeated.
+   */
+  async function* orderRows({ from, to }: OrdersExportQuery) {
+    const range: SQL[] = [];
+    if (from) range.push(sql`${orders.createdAt} >= ${dayStart(from, timeZone)}`);
+    if (to) range.push(sql`${orders.createdAt} < ${dayStart(addDays(to, 1), timeZone)}`);
+    // created_at as text: microseconds and all, so the cursor is exact (a JS Date keeps milliseconds).
+    let after: { at: string; id: string } | undefined;
+    for (;;) {
+      const page = await db
+        .select({
+          id: orders.id,
+          cursor: sql<string>`${orders.createdAt}::text`,
+          createdAt: orders.createdAt,
+          email: orders.customerEmail,
+          itemsCents: orders.itemsCents,
+          shippingCents: orders.shippingCents,
+          taxCents: orders.taxCents,
+          totalCents: orders.totalCents,
+          paidAt: orders.paidAt,
+          isDelivered: orders.isDelivered,
+          deliveredAt: orders.deliveredAt,
+        })
+        .from(orders)
+        .where(
+          and(
+            ...range,
+            after
+              ? sql`(${orders.createdAt}, ${orders.id}) > (${after.at}::timestamptz, ${after.id}::uuid)`
+              : undefined,
+          ),
+        )
+        .orderBy(asc(orders.createdAt), asc(orders.id))
+        .limit(EXPORT_BATCH);
+      if (page.length === 0) return;
+      const lines = await db
+        .select({
+          orderId: orderItems.orderId,
+          name: orderItems.name,
+          quantity: orderItems.quantity,
+          unitPriceCents: orderItems.unitPriceCents,
+        })
+        .from(orderItems)
+        .where(
+          inArray(
+            orderItems.orderId,
+            page.map((o) => o.id),
+          ),
+        )
+        .orderBy(asc(orderItems.orderId), asc(orderItems.name), asc(orderItems.id));
+      const itemsOf = new Map<string, string[]>();
+      for (const line of lines) {
+        const text = `${line.quantity} x ${line.name} @ ${money(line.unitPriceCents)}`;
+        itemsOf.set(line.orderId, [...(itemsOf.get(line.orderId) ?? []), text]);
+      }
+      for (const o of page) {
+        yield {
+          _id: o.id,
+          createdAt: o.createdAt.toISOString(),
+          email: o.email,
+          itemsPrice: money(o.itemsCents),
+          shippingPrice: money(o.shippingCents),
+          taxPrice: money(o.taxCents),
+          totalPrice: money(o.totalCents),
+          isPaid: o.paidAt !== null,
+          paidAt: o.paidAt?.toISOString() ?? '',
+          isDelivered: o.isDelivered,
+          deliveredAt: o.deliveredAt?.toISOString() ?? '',
+          items: (itemsOf.get(o.id) ?? []).join('; '),
+        };
+      }
+      if (page.length < EXPORT_BATCH) return;
+      const last = page[page.length - 1];
+      if (!last) return;
+      after = { at: last.cursor, id: last.id };
+    }
+  }
+
+  /** Live products by id (the primary key is the keyset), images as stored, separated by spaces. */
+  async function* productRows() {
+    let after: string | undefined;
+    for (;;) {
+      const page = await queryRows<{
+        id: string;
+        name: string;
+        category: string;
+        description: string;
+        price_cents: number;
+        stock: number;
+        images: string | null;
+      }>(
+        db,
+        sql`select p.id, p.name, p.category, p.description, p.price_cents, p.stock,
+              (select string_agg(i.url, ' ' order by i.position) from ${productImages} i
+                where i.product_id = p.id) as images
+            from ${products} p
+            where p.deleted_at is null ${after ? sql`and p.id > ${after}::uuid` : sql``}
+            order by p.id
+            limit ${EXPORT_BATCH}`,
+      );
+      for (const p of page) {
+        yield {
+          _id: p.id,
+          productName: p.name,
+          productCategory: p.category,
+          productDescription: p.description,
+          productPrice: money(Number(p.price_cents)),
+          stockQuantity: Number(p.stock),
+          productImage: p.images ?? '',
+        };
+      }
+      if (page.length < EXPORT_BATCH) return;
+      after = page[page.length - 1]?.id;
+    }
+  }
+
+  return {
+    stats,
+    ordersCsv(query) {
+      const name = `orders${query.from ? `-from-${query.from}` : ''}${query.to ? `-to-${query.to}` : ''}.csv`;
+      return { filename: name, stream: csvStream(ORDER_CSV_COLUMNS, orderRows(query), onStreamError) };
+    },
+    productsCsv() {
+      return {
+        filename: `products-${dayIn(clock(), timeZone)}.csv`,
+        stream: csvStream(PRODUCT_CSV_COLUMNS, productRows(), onStreamError),
+      };
+    },
+  };
+}
