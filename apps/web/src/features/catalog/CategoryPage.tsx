@@ -10,6 +10,7 @@ import {
 } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
+import { Pager } from '../../ui/Pager';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useGetProductsQuery } from './api';
 import { CardRating } from './CardRating';
@@ -125,29 +126,16 @@ export function CategoryPage({ category }: { category: Category }) {
               </li>
             ))}
           </ul>
-          {data.totalPage > 1 && (
-            <nav aria-label="Pages" className="mt-10 flex items-center justify-center gap-4">
-              <button
-                type="button"
-                className="btn btn-secondary"
-                disabled={page <= 1 || isFetching}
-                onClick={() => goToPage(page - 1)}
-              >
-                Prev
-              </button>
-              <span className="text-zinc-300" aria-live="polite">
-                Page {data.page} of {data.totalPage}
-              </span>
-              <button
-                type="button"
-                className="btn btn-secondary"
-                disabled={page >= data.totalPage || isFetching}
-                onClick={() => goToPage(page + 1)}
-              >
-                Next
-              </button>
-            </nav>
-          )}
+          <Pager
+            page={page}
+            shownPage={data.page}
+            totalPage={data.totalPage}
+            label="Pages"
+            previousText="Prev"
+            busy={isFetching}
+            onPage={goToPage}
+            className="mt-10"
+          />
         </>
       )}
     </section>

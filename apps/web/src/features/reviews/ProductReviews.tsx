@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { ReviewSort } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
+import { Pager } from '../../ui/Pager';
 import { useGetReviewsQuery } from './api';
 import { RatingSummary } from './RatingSummary';
 import { ReviewItem } from './ReviewItem';
@@ -87,29 +88,14 @@ export default function ProductReviews({ productId }: { productId: string }) {
               </li>
             ))}
           </ul>
-          {data.totalPage > 1 && (
-            <nav aria-label="Review pages" className="flex items-center justify-center gap-4">
-              <button
-                type="button"
-                className="btn btn-secondary"
-                disabled={page <= 1 || isFetching}
-                onClick={() => setPage(page - 1)}
-              >
-                Previous
-              </button>
-              <span className="text-zinc-300" aria-live="polite">
-                Page {data.page} of {data.totalPage}
-              </span>
-              <button
-                type="button"
-                className="btn btn-secondary"
-                disabled={page >= data.totalPage || isFetching}
-                onClick={() => setPage(page + 1)}
-              >
-                Next
-              </button>
-            </nav>
-          )}
+          <Pager
+            page={page}
+            shownPage={data.page}
+            totalPage={data.totalPage}
+            label="Review pages"
+            busy={isFetching}
+            onPage={setPage}
+          />
         </div>
       )}
     </div>
