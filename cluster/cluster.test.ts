@@ -554,15 +554,19 @@ describe('three instances behind nginx on one PostgreSQL (issue 13)', () => {
        where exists (select 1 from order_items i where i.order_id = o.id and i.product_id = $1)`,
       [product._id],
     );
-    // Which survivor recorded the victim's capture (its reconciler's log line).
-    const recordedBy = survivors
-      .filter((s) =>
-        s.server.logs.some(
-          (line) =>
-            line.includes('payment captured but never recorded') && line.includes(pinnedResult.orderId),
-        ),
-      )
-      .map((s) => s.number);
+    // Which survivor recorded the victim's capture (its reconciler's log line). Log lines reach stdout
+    // in 4 kB batches or at least every second (main.ts), so the line may follow the row by a second.
+    const recorders = () =>
+      survivors
+        .filter((s) =>
+          s.server.logs.some(
+            (line) =>
+              line.includes('payment captured but never recorded') && line.includes(pinnedResult.orderId),
+          ),
+        )
+        .map((s) => s.number);
+    await waitFor(async () => recorders().length > 0, 5_000, 100);
+    const recordedBy = recorders();
     const pinnedPaidAt = (
       await cluster.db.query<{ paid_at: Date | null }>('select paid_at from orders where id = $1', [
         pinnedResult.orderId,
