@@ -14,3 +14,4 @@ export * from './schemas/giftcards.js';
 export * from './schemas/admin.js';
 export * from './ssr.js';
 export * from './schemas/admin-stats.js';
+export * from './schemas/admin-import.js';

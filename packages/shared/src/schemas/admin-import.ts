@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/**
+ * Product CSV import (issue 15): POST /api/admin/import/products, multipart field `file` holding the
+ * products export's columns (PRODUCT_CSV_COLUMNS). A row with an empty `_id` creates a product, a row
+ * with an `_id` updates that product. A file with any error changes nothing.
+ */
+
+export const PRODUCTS_IMPORT_PATH = '/api/admin/import/products';
+/** The largest file accepted, in bytes (5,000 rows with long descriptions fit several times over). */
+export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+/** The most data rows in one file. */
+export const MAX_IMPORT_ROWS = 10_000;
+/** At most this many row errors are listed. */
+export const MAX_IMPORT_ERRORS_LISTED = 100;
+
+/** `?dryRun=true` previews: the answer is the same, and nothing is written. */
+export const ProductsImportQuery = z.object({
+  dryRun: z
+    .enum(['true', 'false'], { message: 'dryRun must be true or false' })
+    .optional()
+    .transform((value) => value === 'true'),
+});
+export type ProductsImportQuery = z.infer<typeof ProductsImportQuery>;
+
+/** What importing one data row does (or would do, in a dry run). `row` counts data rows from 1. */
+export const ProductImportChange = z.object({
+  row: z.number().int(),
+  action: z.enum(['create', 'update', 'unchanged']),
+  /** The product's id: null for a product still to be created (dry run). */
+  _id: z.string().nullable(),
+  productName: z.string(),
+  /** For `update`: the columns whose values change (for example `["productPrice", "stockQuantity"]`). */
+  fields: z.array(z.string()),
+});
+export type ProductImportChange = z.infer<typeof ProductImportChange>;
+
+export const ProductImportError = z.object({ row: z.number().int(), message: z.string() });
+export type ProductImportError = z.infer<typeof ProductImportError>;
+
+/**
+ * The answer. 200 when every row is valid (written unless `dryRun`). When any row has an error the
+ * answer is 422 with a `message` beside these fields: nothing was written, the counts are 0, `changes`
+ * is empty and `errors` names the rows (at most MAX_IMPORT_ERRORS_LISTED of them).
+ */
+export const ProductsImportResult = z.object({
+  message: z.string().optional(),
+  dryRun: z.boolean(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  errors: z.array(ProductImportError),
+  /** Every row's change, in file order (empty when there are errors). */
+  changes: z.array(ProductImportChange),
+});
+export type ProductsImportResult = z.infer<typeof ProductsImportResult>;
