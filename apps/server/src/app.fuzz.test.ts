@@ -139,6 +139,12 @@ describe('garbage in, never a 500 out', () => {
   const urlsFor = (route: RouteAccess) =>
     route.url.includes(':') ? GARBAGE_IDS.map((id) => route.url.replace(/:[A-Za-z]+/g, id)) : [route.url];
 
+  /**
+   * The two sweeps send every wrong shape to every route: 15-20 s on a quiet 2-core machine, so the
+   * default 20 s ran out when other jobs shared it. A bound on a hang, not a speed check.
+   */
+  const SWEEP_TIMEOUT_MS = 90_000;
+
   it('covers the routes that exist', () => {
     expect(routes.length).toBeGreaterThanOrEqual(6);
     const urls = routes.map((r) => `${r.method} ${r.url}`);
@@ -153,40 +159,48 @@ describe('garbage in, never a 500 out', () => {
     }
   });
 
-  it('answers JSON bodies of every wrong shape with < 500 and a message', async () => {
-    for (const route of routes) {
-      for (const url of urlsFor(route).slice(0, 3)) {
-        for (const payload of JSON_BODIES) {
-          for (const token of [undefined, tokens.customer, tokens.admin]) {
-            const res = await ctx.app.inject({
-              method: route.method as 'POST',
-              url,
-              headers: {
-                'content-type': 'application/json',
-                ...(token ? { authorization: `Bearer ${token}` } : {}),
-              },
-              payload: JSON.stringify(payload),
-            });
-            expectClientSafe(res, `${route.method} ${url} ${JSON.stringify(payload).slice(0, 80)}`);
+  it(
+    'answers JSON bodies of every wrong shape with < 500 and a message',
+    async () => {
+      for (const route of routes) {
+        for (const url of urlsFor(route).slice(0, 3)) {
+          for (const payload of JSON_BODIES) {
+            for (const token of [undefined, tokens.customer, tokens.admin]) {
+              const res = await ctx.app.inject({
+                method: route.method as 'POST',
+                url,
+                headers: {
+                  'content-type': 'application/json',
+                  ...(token ? { authorization: `Bearer ${token}` } : {}),
+                },
+                payload: JSON.stringify(payload),
+              });
+              expectClientSafe(res, `${route.method} ${url} ${JSON.stringify(payload).slice(0, 80)}`);
+            }
           }
         }
       }
-    }
-  });
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 
-  it('answers malformed bodies and wrong content types with < 500 and a message', async () => {
-    for (const route of routes) {
-      for (const { type, body } of RAW_BODIES) {
-        const res = await ctx.app.inject({
-          method: route.method as 'POST',
-          url: urlsFor(route)[0] ?? route.url,
-          headers: { ...(type ? { 'content-type': type } : {}), authorization: `Bearer ${tokens.admin}` },
-          payload: body,
-        });
-        expectClientSafe(res, `${route.method} ${route.url} ${type} ${body.slice(0, 40)}`);
+  it(
+    'answers malformed bodies and wrong content types with < 500 and a message',
+    async () => {
+      for (const route of routes) {
+        for (const { type, body } of RAW_BODIES) {
+          const res = await ctx.app.inject({
+            method: route.method as 'POST',
+            url: urlsFor(route)[0] ?? route.url,
+            headers: { ...(type ? { 'content-type': type } : {}), authorization: `Bearer ${tokens.admin}` },
+            payload: body,
+          });
+          expectClientSafe(res, `${route.method} ${route.url} ${type} ${body.slice(0, 40)}`);
+        }
       }
-    }
-  });
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 
   it('answers garbage ids in the path with < 500 and a message', async () => {
     for (const route of routes.filter((r) => r.url.includes(':'))) {

@@ -11,7 +11,7 @@ import {
   toCents,
   toDollars,
 } from '@pixel-vault/shared';
-import type { Database, Executor, Transaction } from '../../db/client.js';
+import { type Database, type Executor, type Transaction, queryRows } from '../../db/client.js';
 import { type GiftCardRow, type OrderRow, giftCardLedger, giftCards } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -148,23 +148,18 @@ export function createGiftCardsService({
     // Its hold ran out and its gift-card money went back: nothing here is "already applied".
     if (order.status === 'expired') throw orderExpired();
 
-    const [already] = await tx
-      .select({ id: giftCardLedger.id })
-      .from(giftCardLedger)
-      .where(
-        and(
-          eq(giftCardLedger.giftCardId, card.id),
-          eq(giftCardLedger.orderId, order.id),
-          eq(giftCardLedger.kind, 'order_debit'),
-        ),
-      );
-    if (already) {
-      const dueCents = order.status === 'unpaid' ? await orders.remainderCents(tx, order) : 0;
-      return { balanceCents: card.balanceCents, appliedCents: 0, dueCents };
+    // One read: the money on the order, and whether this card is on it already (issue 13).
+    const money = await orders.moneyOn(tx, order.id, card.id);
+    const remainder = Math.max(0, order.totalCents - money.giftCents - money.capturedCents);
+    if (money.cardDebited) {
+      return {
+        balanceCents: card.balanceCents,
+        appliedCents: 0,
+        dueCents: order.status === 'unpaid' ? remainder : 0,
+      };
     }
     if (order.status === 'paid') throw orderAlreadyPaid();
 
-    const remainder = await orders.remainderCents(tx, order);
     if (remainder <= 0) throw nothingDue();
     if (wantedCents !== null && wantedCents > remainder) {
       throw new AppError(
@@ -177,32 +172,34 @@ export function createGiftCardsService({
     if (amountCents <= 0)
       throw new AppError(409, 'This gift card has no balance left', 'INSUFFICIENT_BALANCE');
 
-    // Conditional debit: the balance can never go below 0, whatever else runs at the same time.
-    const now = orders.now();
-    const [debited] = await tx
-      .update(giftCards)
-      .set({ balanceCents: sql`${giftCards.balanceCents} - ${amountCents}`, updatedAt: now })
-      .where(
-        and(
-          eq(giftCards.id, card.id),
-          sql`${giftCards.balanceCents} >= ${amountCents}`,
-          isNull(giftCards.deletedAt),
-        ),
-      )
-      .returning({ balanceCents: giftCards.balanceCents });
+    // Conditional debit: the balance can never go below 0, whatever else runs at the same time. The
+    // ledger row is written by the same statement, from the balance the debit left.
+    const now = orders.now().toISOString();
+    const [debited] = await queryRows<{ balance_after_cents: number }>(
+      tx,
+      sql`with debited as (
+            update ${giftCards} set balance_cents = balance_cents - ${amountCents}::integer,
+              updated_at = ${now}::timestamptz
+            where id = ${card.id}::uuid and balance_cents >= ${amountCents}::integer and deleted_at is null
+            returning balance_cents)
+          insert into ${giftCardLedger}
+            (gift_card_id, order_id, kind, amount_cents, balance_after_cents, actor_user_id, created_at)
+          select ${card.id}::uuid, ${order.id}::uuid, 'order_debit', ${-amountCents}::integer, balance_cents,
+            ${user.id}::uuid, ${now}::timestamptz
+          from debited
+          returning balance_after_cents`,
+    );
     if (!debited) throw new AppError(409, 'Insufficient gift card balance', 'INSUFFICIENT_BALANCE');
-    await tx.insert(giftCardLedger).values({
-      giftCardId: card.id,
-      orderId: order.id,
-      kind: 'order_debit',
-      amountCents: -amountCents,
-      balanceAfterCents: debited.balanceCents,
-      actorUserId: user.id,
-      createdAt: now,
-    });
     // Covered by gift cards alone: the order is paid in this same transaction.
-    const { dueCents } = await orders.settle(tx, order, effects);
-    return { balanceCents: debited.balanceCents, appliedCents: amountCents, dueCents: Math.max(0, dueCents) };
+    const { dueCents } = await orders.settle(tx, order, effects, {
+      giftCents: money.giftCents + amountCents,
+      capturedCents: money.capturedCents,
+    });
+    return {
+      balanceCents: Number(debited.balance_after_cents),
+      appliedCents: amountCents,
+      dueCents: Math.max(0, dueCents),
+    };
   }
 
   return {

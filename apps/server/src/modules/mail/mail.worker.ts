@@ -64,35 +64,28 @@ export function createMailWorker({
   let again = false;
 
   /**
-   * Claims due mails in a short transaction: SKIP LOCKED lets several instances claim side by
-   * side without waiting on or double-claiming each other's rows, and pushing next_attempt_at
-   * past the lease keeps a claimed row out of every other claim after the commit. Sending
-   * happens outside the transaction so a slow SMTP server never holds a database connection
-   * (with PGlite, the whole database) hostage.
+   * Claims due mails in one statement: SKIP LOCKED lets several instances claim side by side without
+   * waiting on or double-claiming each other's rows, and pushing next_attempt_at past the lease keeps
+   * a claimed row out of every other claim after the statement commits (one round trip instead of a
+   * four-statement transaction, issue 13). Sending happens outside any transaction so a slow SMTP
+   * server never holds a database connection (with PGlite, the whole database) hostage.
    */
   async function claim() {
     const at = now();
-    return db.transaction(async (tx) => {
-      const due = await tx
-        .select()
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, at)))
-        .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
-        .limit(MAIL_BATCH_SIZE)
-        .for('update', { skipLocked: true });
-      if (due.length > 0) {
-        await tx
-          .update(mailOutbox)
-          .set({ nextAttemptAt: new Date(at.getTime() + MAIL_LEASE_MS) })
-          .where(
-            inArray(
-              mailOutbox.id,
-              due.map((row) => row.id),
-            ),
-          );
-      }
-      return due;
-    });
+    const due = db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, at)))
+      .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+      .limit(MAIL_BATCH_SIZE)
+      .for('update', { skipLocked: true });
+    const claimed = await db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: new Date(at.getTime() + MAIL_LEASE_MS) })
+      .where(inArray(mailOutbox.id, due))
+      .returning();
+    // RETURNING keeps no order: oldest first, as they were queued.
+    return claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Order, type OrderEvent, toDollars } from '@pixel-vault/shared';
 import { type Executor, queryRows } from '../../db/client.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
@@ -11,7 +11,7 @@ import {
   orders,
   payments,
 } from '../../db/schema/index.js';
-import { statusOf } from './orders.lifecycle.js';
+import { type NewOrderEvent, statusOf } from './orders.lifecycle.js';
 
 /** Locks one order row for the rest of the transaction (every money change on an order goes through it). */
 export async function lockOrder(tx: Executor, orderId: string): Promise<OrderRow | undefined> {
@@ -26,31 +26,62 @@ export async function lockOrder(tx: Executor, orderId: string): Promise<OrderRow
  */
 const payingLedgerRows = sql`${giftCardLedger.kind} in ('order_debit', 'order_refund') and ${giftCardLedger.refundId} is null`;
 
-/** Net gift-card money applied to an order: debits minus releases, in cents (>= 0). */
-export async function giftCardCentsFor(tx: Executor, orderId: string): Promise<number> {
-  const [row] = await tx
-    .select({ cents: sql<number>`coalesce(-sum(${giftCardLedger.amountCents}), 0)`.mapWith(Number) })
-    .from(giftCardLedger)
-    .where(and(eq(giftCardLedger.orderId, orderId), payingLedgerRows));
-  return row?.cents ?? 0;
+/** The money on an order, in cents (>= 0), read in one statement. */
+export interface MoneyOnOrder {
+  /** Net gift-card money applied: debits minus releases. */
+  giftCents: number;
+  /** Money captured by a payment provider, as the server verified it. */
+  capturedCents: number;
 }
 
-/** Money captured by a payment provider for an order, in cents, as the server verified it. */
-export async function capturedCentsFor(tx: Executor, orderId: string): Promise<number> {
-  const [row] = await tx
-    .select({ cents: sql<number>`coalesce(sum(${payments.amountCents}), 0)`.mapWith(Number) })
-    .from(payments)
-    .where(and(eq(payments.orderId, orderId), eq(payments.status, 'captured')));
-  return row?.cents ?? 0;
+/**
+ * Both sums in one round trip (issue 13: every paid order asks this once or twice). With `cardId`, the
+ * same statement also says whether that gift card has a debit on the order (`cardDebited`).
+ */
+export async function moneyOn(
+  tx: Executor,
+  orderId: string,
+  cardId?: string,
+): Promise<MoneyOnOrder & { cardDebited: boolean }> {
+  const [row] = await queryRows<{ gift: string | number; captured: string | number; card_debited: boolean }>(
+    tx,
+    sql`select
+          (select coalesce(-sum(${giftCardLedger.amountCents}), 0) from ${giftCardLedger}
+            where ${giftCardLedger.orderId} = ${orderId} and ${payingLedgerRows}) as gift,
+          (select coalesce(sum(${payments.amountCents}), 0) from ${payments}
+            where ${payments.orderId} = ${orderId} and ${payments.status} = 'captured') as captured,
+          ${
+            cardId === undefined
+              ? sql`false`
+              : sql`exists (select 1 from ${giftCardLedger} where ${giftCardLedger.giftCardId} = ${cardId}
+                     and ${giftCardLedger.orderId} = ${orderId} and ${giftCardLedger.kind} = 'order_debit')`
+          } as card_debited`,
+  );
+  return {
+    giftCents: Number(row?.gift ?? 0),
+    capturedCents: Number(row?.captured ?? 0),
+    cardDebited: row?.card_debited === true,
+  };
 }
 
+/**
+ * An order's lines by name, then id. Byte order (`collate "C"`), the same on both engines and the same
+ * as sortItems, so an order placed and the same order read back list their lines alike.
+ */
 export async function itemsFor(tx: Executor, orderIds: string[]): Promise<OrderItemRow[]> {
   if (orderIds.length === 0) return [];
   return tx
     .select()
     .from(orderItems)
     .where(inArray(orderItems.orderId, orderIds))
-    .orderBy(asc(orderItems.orderId), asc(orderItems.name), asc(orderItems.id));
+    .orderBy(asc(orderItems.orderId), sql`${orderItems.name} collate "C"`, asc(orderItems.id));
+}
+
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** One order's lines in itemsFor's order, for lines the caller has just written. */
+export function sortItems(items: OrderItemRow[]): OrderItemRow[] {
+  return [...items].sort((a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.id, b.id));
 }
 
 /** The one place an order row becomes the API's Order (dollars, `_id`, the spec's field names). */
@@ -118,13 +149,20 @@ export async function timelineFor(tx: Executor, orderId: string): Promise<OrderE
     .from(orderEvents)
     .where(eq(orderEvents.orderId, orderId))
     .orderBy(asc(orderEvents.at), asc(orderEvents.id));
-  return rows.map((e) => ({
+  return rows.map(timelineEntry);
+}
+
+/** One event row (or one just written) as the timeline shows it. */
+export function timelineEntry(
+  e: Pick<NewOrderEvent, 'at' | 'kind' | 'actor'> & Partial<Pick<NewOrderEvent, 'amountCents' | 'note'>>,
+): OrderEvent {
+  return {
     at: e.at.toISOString(),
     event: e.kind,
     by: e.actor,
-    amount: e.amountCents === null ? null : toDollars(e.amountCents),
-    note: e.note,
-  }));
+    amount: e.amountCents == null ? null : toDollars(e.amountCents),
+    note: e.note ?? null,
+  };
 }
 
 /** Orders as DTOs in at most four queries, whatever their number (no N+1). Keeps the given row order. */
