@@ -26,6 +26,8 @@ const EXPECTED_ADMIN_ROUTES = [
   'GET /api/admin/stats',
   'GET /api/admin/export/orders.csv',
   'GET /api/admin/export/products.csv',
+  'GET /api/admin/backup',
+  'POST /api/admin/import/products',
   'GET /api/users/admin/users',
   'GET /api/users/admin/user/:id',
   'PUT /api/users/admin/user/:id',

@@ -24,8 +24,10 @@ import type { App, RateLimit } from './lib/http.js';
 import { apiSecurityHeaders, helmetOptions, securityHeaders } from './lib/security-headers.js';
 import { type Storage, isReadableStorage } from './lib/storage.js';
 import { publicUrls } from './lib/urls.js';
-import { adminRoutes } from './modules/admin/admin.routes.js';
+import { adminBackupRoutes, adminRoutes } from './modules/admin/admin.routes.js';
+import { createBackupService } from './modules/admin/admin.backup.js';
 import { createAdminService } from './modules/admin/admin.service.js';
+import { createProductsImportService } from './modules/admin/admin.import.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { type AuditService, createAuditService } from './modules/audit/audit.service.js';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.js';
@@ -412,6 +414,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       lowStockThreshold: config.lowStockThreshold,
       ...(deps.clock ? { clock: deps.clock } : {}),
       onStreamError: (error) => app.log.error({ err: error }, 'export stopped half-way'),
+    }),
+    productsImport: createProductsImportService({
+      db,
+      storage: deps.storage,
+      invalidateCatalogue: () => products.invalidate(),
+      publicUrl: config.publicUrl,
+    }),
+  });
+  await app.register(adminBackupRoutes, {
+    backup: createBackupService({
+      db,
+      storage: deps.storage,
+      pgDumpPath: config.pgDumpPath,
+      s3: config.s3,
+      ...(deps.clock ? { clock: deps.clock } : {}),
+      onStreamError: (error) => app.log.error({ err: error }, 'backup stopped half-way'),
     }),
   });
   await app.register(seoRoutes, { db, config });

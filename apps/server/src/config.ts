@@ -56,6 +56,10 @@ export interface Config {
   shopTimeZone: string;
   /** Stock at or below this is low: listed on the overview, mailed once per crossing (LOW_STOCK_THRESHOLD, default 3). */
   lowStockThreshold: number;
+  /** The pg_dump behind GET /api/admin/backup on PostgreSQL (PG_DUMP_PATH; unset = `pg_dump` on PATH; issue 15). */
+  pgDumpPath: string;
+  /** The pg_restore of `npm run db:restore` on PostgreSQL (PG_RESTORE_PATH; unset = `pg_restore` on PATH). */
+  pgRestorePath: string;
 }
 
 export interface HoldLimits {
@@ -239,6 +243,8 @@ const EnvSchema = z.object({
   ),
   AWS_REGION: optional(z.string().trim()),
   SHOP_TIMEZONE: optional(timeZone),
+  PG_DUMP_PATH: optional(z.string().trim()),
+  PG_RESTORE_PATH: optional(z.string().trim()),
   LOW_STOCK_THRESHOLD: optional(
     z.coerce
       .number({ message: 'must be a number' })
@@ -501,5 +507,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3,
     shopTimeZone: e.SHOP_TIMEZONE ?? 'UTC',
     lowStockThreshold: e.LOW_STOCK_THRESHOLD ?? 3,
+    pgDumpPath: e.PG_DUMP_PATH ? path.resolve(base, e.PG_DUMP_PATH) : 'pg_dump',
+    pgRestorePath: e.PG_RESTORE_PATH ? path.resolve(base, e.PG_RESTORE_PATH) : 'pg_restore',
   };
 }

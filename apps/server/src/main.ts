@@ -61,7 +61,12 @@ async function main() {
   }
   const seeded = await seedIfEmpty({ db: database.db, storage, log });
   const demoGiftCard = seeded > 0 ? await seedDemoGiftCard({ db: database.db, log }) : undefined;
-  const admin = await ensureAdmin({ db: database.db, config, log });
+  const admin = await ensureAdmin({
+    db: database.db,
+    adminEmail: config.adminEmail,
+    adminPassword: config.adminPassword,
+    log,
+  });
 
   const transport = createMailTransport(config);
   const mailer = createMailWorker({ db: database.db, transport, log: log.child({ worker: 'mail' }) });

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { count, eq, inArray, sql } from 'drizzle-orm';
 import { priceOrder } from '@pixel-vault/shared';
-import type { Config } from '../../config.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { contentHash8, type Storage } from '../../lib/storage.js';
 import type { Database, Transaction } from '../client.js';
@@ -297,6 +296,12 @@ export async function seedIfEmpty({
 
 export const ADMIN_NAME = 'Shop Admin';
 
+/** Who the admin is (ADMIN_EMAIL) and, when set, their password (ADMIN_PASSWORD); the caller reads the settings. */
+export interface AdminAccount {
+  adminEmail: string;
+  adminPassword: string | undefined;
+}
+
 export interface EnsureAdminResult {
   action: 'created' | 'promoted' | 'password-updated' | 'unchanged';
   /** Only when the admin was just created with a generated password. */
@@ -310,16 +315,16 @@ export interface EnsureAdminResult {
  */
 export async function ensureAdmin({
   db,
-  config,
+  adminEmail,
+  adminPassword,
   log,
 }: {
   db: Database;
-  config: Pick<Config, 'adminEmail' | 'adminPassword'>;
   log: SeedLog;
-}): Promise<EnsureAdminResult> {
-  const email = config.adminEmail.toLowerCase();
-  const generatedPassword = config.adminPassword ? undefined : randomBytes(18).toString('base64url');
-  const password = config.adminPassword ?? generatedPassword ?? '';
+} & AdminAccount): Promise<EnsureAdminResult> {
+  const email = adminEmail.toLowerCase();
+  const generatedPassword = adminPassword ? undefined : randomBytes(18).toString('base64url');
+  const password = adminPassword ?? generatedPassword ?? '';
 
   const [created] = await db
     .insert(users)
@@ -347,8 +352,8 @@ export async function ensureAdmin({
     changes.isAdmin = true;
     action = 'promoted';
   }
-  if (config.adminPassword && !(await verifyPassword(user.passwordHash, config.adminPassword))) {
-    changes.passwordHash = await hashPassword(config.adminPassword);
+  if (adminPassword && !(await verifyPassword(user.passwordHash, adminPassword))) {
+    changes.passwordHash = await hashPassword(adminPassword);
     action = 'password-updated';
   }
   if (Object.keys(changes).length > 0) {

@@ -168,7 +168,8 @@ describe('ensureAdmin', () => {
     const first = messages();
     const result = await ensureAdmin({
       db: ctx.db,
-      config: { adminEmail: 'Owner@Shop.Example', adminPassword: undefined },
+      adminEmail: 'Owner@Shop.Example',
+      adminPassword: undefined,
       log: first.log,
     });
     expect(result.action).toBe('created');
@@ -192,7 +193,8 @@ describe('ensureAdmin', () => {
     const second = messages();
     const again = await ensureAdmin({
       db: ctx.db,
-      config: { adminEmail: 'owner@shop.example', adminPassword: undefined },
+      adminEmail: 'owner@shop.example',
+      adminPassword: undefined,
       log: second.log,
     });
     expect(again).toEqual({ action: 'unchanged' });
@@ -204,7 +206,8 @@ describe('ensureAdmin', () => {
     const out = messages();
     const result = await ensureAdmin({
       db: ctx.db,
-      config: { adminEmail: 'set@shop.example', adminPassword: 'chosen-password' },
+      adminEmail: 'set@shop.example',
+      adminPassword: 'chosen-password',
       log: out.log,
     });
     expect(result).toEqual({ action: 'created' });
@@ -218,7 +221,8 @@ describe('ensureAdmin', () => {
     const { user, password } = await insertUser(ctx.db, { email: 'promote@shop.example' });
     const result = await ensureAdmin({
       db: ctx.db,
-      config: { adminEmail: 'promote@shop.example', adminPassword: undefined },
+      adminEmail: 'promote@shop.example',
+      adminPassword: undefined,
       log: silentLog,
     });
     expect(result).toEqual({ action: 'promoted' });
@@ -232,7 +236,9 @@ describe('ensureAdmin', () => {
   it('applies a changed ADMIN_PASSWORD and ends old sessions, but leaves a matching one alone', async () => {
     const { auth } = await insertUser(ctx.db, { email: 'rotate@shop.example', isAdmin: true });
     const config = { adminEmail: 'rotate@shop.example', adminPassword: 'brand-new-password' };
-    expect(await ensureAdmin({ db: ctx.db, config, log: silentLog })).toEqual({ action: 'password-updated' });
+    expect(await ensureAdmin({ db: ctx.db, ...config, log: silentLog })).toEqual({
+      action: 'password-updated',
+    });
     const row = await findUser('rotate@shop.example');
     expect(row?.tokenVersion).toBe(1);
     expect(await verifyPassword(row?.passwordHash, 'brand-new-password')).toBe(true);
@@ -241,7 +247,7 @@ describe('ensureAdmin', () => {
     );
 
     // Restarting with the same ADMIN_PASSWORD changes nothing (no logout on every restart).
-    expect(await ensureAdmin({ db: ctx.db, config, log: silentLog })).toEqual({ action: 'unchanged' });
+    expect(await ensureAdmin({ db: ctx.db, ...config, log: silentLog })).toEqual({ action: 'unchanged' });
     expect((await findUser('rotate@shop.example'))?.tokenVersion).toBe(1);
   });
 });

@@ -1,6 +1,18 @@
 import { AdminStats, AdminStatsQuery, OrdersExportQuery } from '@pixel-vault/shared';
 import type { App } from '../../lib/http.js';
 import type { AdminService, CsvDownload } from './admin.service.js';
+import fastifyMultipart from '@fastify/multipart';
+import {
+  MAX_IMPORT_BYTES,
+  PRODUCTS_IMPORT_PATH,
+  ProductsImportQuery,
+  ProductsImportResult,
+} from '@pixel-vault/shared';
+import { requireUser } from '../../lib/access.js';
+import { AppError } from '../../lib/errors.js';
+import { readMultipart } from '../../lib/multipart.js';
+import type { ProductsImportService } from './admin.import.js';
+import type { BackupService } from './admin.backup.js';
 
 /** A file the browser saves rather than shows (issue 15). */
 function download(reply: { header(name: string, value: string): unknown }, { filename }: CsvDownload) {
@@ -9,7 +21,10 @@ function download(reply: { header(name: string, value: string): unknown }, { fil
   reply.header('cache-control', 'no-store');
 }
 
-export async function adminRoutes(app: App, { admin }: { admin: AdminService }) {
+export async function adminRoutes(
+  app: App,
+  { admin, productsImport }: { admin: AdminService; productsImport: ProductsImportService },
+) {
   app.get(
     '/api/admin/stats',
     { schema: { querystring: AdminStatsQuery, response: { 200: AdminStats } }, config: { access: 'admin' } },
@@ -28,5 +43,50 @@ export async function adminRoutes(app: App, { admin }: { admin: AdminService }) 
     const csv = admin.productsCsv();
     download(reply, csv);
     return reply.send(csv.stream);
+  });
+
+  // Product CSV import (issue 15, docs/admin-import.md): the one multipart route here, in its own scope.
+  await app.register(async (scope: App) => {
+    await scope.register(fastifyMultipart);
+    scope.post(
+      PRODUCTS_IMPORT_PATH,
+      {
+        schema: {
+          querystring: ProductsImportQuery,
+          response: { 200: ProductsImportResult, 422: ProductsImportResult },
+        },
+        config: { access: 'admin' },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart()) {
+          throw new AppError(
+            415,
+            'Send the CSV file as multipart/form-data, in the field file',
+            'MULTIPART_REQUIRED',
+          );
+        }
+        const { files } = await readMultipart(request, {
+          maxFileBytes: MAX_IMPORT_BYTES,
+          maxFiles: 1,
+          tooManyFilesMessage: 'Send one CSV file',
+          tooLargeMessage: `The file must be at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into several files`,
+        });
+        const [file] = files;
+        if (!file) throw new AppError(400, 'Send the CSV file in the field file', 'FILE_REQUIRED');
+        const result = await productsImport.run(requireUser(request), file, request.query);
+        return reply.code(result.errors.length > 0 ? 422 : 200).send(result);
+      },
+    );
+  });
+}
+
+// Backups (issue 15, docs/backups.md): the database and the uploaded images as one .tar.gz download.
+export async function adminBackupRoutes(app: App, { backup }: { backup: BackupService }) {
+  app.get('/api/admin/backup', { config: { access: 'admin' } }, async (request, reply) => {
+    const download = await backup.start(requireUser(request).id);
+    reply.header('content-type', 'application/gzip');
+    reply.header('content-disposition', `attachment; filename="${download.filename}"`);
+    reply.header('cache-control', 'no-store');
+    return reply.send(download.stream);
   });
 }

@@ -59,10 +59,12 @@ const dayStart = (day: string, timeZone: string) => sql`(${day}::date::timestamp
 
 /**
  * A spreadsheet runs a cell beginning with = + - @ (or a tab or carriage return before one) as a
- * formula: such a cell is written with a leading ' so it stays text (OWASP "CSV injection").
+ * formula: such a cell is written with a leading ' so it stays text (OWASP "CSV injection"). A cell
+ * that itself begins with ' gets one too, so the import (admin.import.ts `unneutralise`) can take
+ * off exactly the ones added here: a description that really starts with '= survives the round trip.
  */
 export function neutralise(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  return /^[=+\-@\t\r']/.test(cell) ? `'${cell}` : cell;
 }
 
 const money = (cents: number) => toDollars(cents).toFixed(2);

@@ -417,6 +417,9 @@ describe('CSV exports (issue 15)', () => {
     expect(neutralise('\r=1')).toBe("'\r=1");
     expect(neutralise('a=1')).toBe('a=1');
     expect(neutralise('')).toBe('');
+    // A leading ' is escaped too, so the import can tell it from the one added here.
+    expect(neutralise("'=1")).toBe("''=1");
+    expect(neutralise("'Tis")).toBe("''Tis");
   });
 
   it('exports the products with RFC 4180 quoting, UTF-8 and formulas made text', async () => {

@@ -6,7 +6,8 @@ export interface AuditInput {
   actor: string | null;
   /** e.g. `user.update`, `product.create`, `giftcard.add_balance`. */
   action: string;
-  targetType: 'user' | 'product' | 'order' | 'giftcard' | 'review';
+  // 'shop': the shop as a whole (a backup, issue 15).
+  targetType: 'user' | 'product' | 'order' | 'giftcard' | 'review' | 'shop';
   targetId: string | null;
   before?: unknown;
   after?: unknown;

@@ -1,12 +1,12 @@
 // `npm run db:reset`: throws away every product, user, order and mail, then starts over from
 // migrations + seed + admin. Meant for development and demos.
 import { rm } from 'node:fs/promises';
-import { sql } from 'drizzle-orm';
 import { loadConfig } from '../config.js';
+import { migrate, openDatabase } from '../db/client.js';
+import { ensureAdmin, seedDemoGiftCard, seedIfEmpty } from '../db/seed/index.js';
 import { createStorage } from '../lib/storage.js';
-import { consoleLog, runCli } from './cli.js';
-import { migrate, openDatabase } from './client.js';
-import { ensureAdmin, seedDemoGiftCard, seedIfEmpty } from './seed/index.js';
+import { dropEverything } from './database.js';
+import { consoleLog, redactUrl, runCli } from './run-cli.js';
 
 await runCli(async () => {
   const config = loadConfig();
@@ -14,10 +14,8 @@ await runCli(async () => {
   if (config.databaseUrl) {
     const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     try {
-      await handle.db.execute(sql`drop schema if exists drizzle cascade`);
-      await handle.db.execute(sql`drop schema public cascade`);
-      await handle.db.execute(sql`create schema public`);
-      consoleLog.info(`Dropped every table of ${redact(config.databaseUrl)}`);
+      await dropEverything(handle.db);
+      consoleLog.info(`Dropped every table of ${redactUrl(config.databaseUrl)}`);
     } finally {
       await handle.close();
     }
@@ -47,7 +45,12 @@ await runCli(async () => {
       log: consoleLog,
     });
     const demoGiftCard = seeded > 0 ? await seedDemoGiftCard({ db: handle.db, log: consoleLog }) : undefined;
-    const admin = await ensureAdmin({ db: handle.db, config, log: consoleLog });
+    const admin = await ensureAdmin({
+      db: handle.db,
+      adminEmail: config.adminEmail,
+      adminPassword: config.adminPassword,
+      log: consoleLog,
+    });
     // A terminal, not the server's log: the secrets are shown to whoever ran the command, once.
     if (demoGiftCard) consoleLog.warn(`Demo gift card: ${demoGiftCard} (shown only this once)`);
     if (admin.generatedPassword) {
@@ -59,14 +62,3 @@ await runCli(async () => {
     await handle.close();
   }
 });
-
-/** Never print a database password. */
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the database';
-  }
-}
