@@ -29,6 +29,8 @@ test('an admin adds a product with an image, finds it in the shop, edits it and 
     .toBuffer();
 
   await loginAsAdmin(page);
+  // Issue 15: the dashboard opens on the Overview.
+  await section(page, 'Add Product').click();
   await page.getByLabel('Name', { exact: true }).fill(name);
   await page.getByLabel(/category/i).selectOption('consoles');
   await page.getByLabel(/description/i).fill('A test cabinet added by the browser journey.');

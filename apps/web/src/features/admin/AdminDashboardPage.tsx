@@ -1,15 +1,23 @@
 import { useId, useState, type ComponentType } from 'react';
+import { useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { AddProductSection } from './AddProductSection';
+import { SECTION_PARAM, sectionSlug } from './dashboardLinks';
+import { ImportExportSection } from './ImportExportSection';
 import { ManageGiftCardsSection } from './ManageGiftCardsSection';
 import { ManageOrdersSection } from './ManageOrdersSection';
 import { ManageReviewsSection } from './ManageReviewsSection';
 import { ManageUsersSection } from './ManageUsersSection';
+import { OverviewSection } from './OverviewSection';
 import { RemoveProductSection } from './RemoveProductSection';
 import { UpdateProductSection } from './UpdateProductSection';
 
-/** Spec section 2: the six sidebar sections, in order (the first is the default), and issue 14's reviews. */
+/**
+ * The sidebar's sections, in order; the first is the default. Issue 15 puts the Overview before spec
+ * section 2's six, and the CSV tools after them and issue 14's reviews.
+ */
 export const ADMIN_SECTIONS = [
+  { label: 'Overview', Component: OverviewSection },
   { label: 'Add Product', Component: AddProductSection },
   { label: 'Remove Product', Component: RemoveProductSection },
   { label: 'Update Product', Component: UpdateProductSection },
@@ -18,21 +26,24 @@ export const ADMIN_SECTIONS = [
   { label: 'Manage Users', Component: ManageUsersSection },
   // Issue 14: after the spec's six.
   { label: 'Manage Reviews', Component: ManageReviewsSection },
+  { label: 'Import & Export', Component: ImportExportSection },
 ] as const satisfies readonly { label: string; Component: ComponentType }[];
 
-type SectionLabel = (typeof ADMIN_SECTIONS)[number]['label'];
-
 /**
- * /admin/dashboard (spec section 2, admins only; RequireAdmin guards the route). A sidebar picks one of
- * six sections; on small screens the menu opens and closes with a toggle; the content area scrolls on
- * its own. The page is a lazy route chunk, so shoppers never download any of it.
+ * /admin/dashboard (spec section 2, admins only; RequireAdmin guards the route). A sidebar picks a
+ * section; on small screens the menu opens and closes with a toggle; the content area scrolls on its
+ * own. The open section is the URL's `?section=` (issue 15: links open a section, and the back button
+ * and a reload keep it); an unknown one shows the first. The page is a lazy route chunk, so shoppers
+ * never download any of it.
  */
 export default function AdminDashboardPage() {
   useDocumentTitle('Admin Dashboard');
-  const [active, setActive] = useState<SectionLabel>('Add Product');
+  const [params, setParams] = useSearchParams();
   const [menuOpen, setMenuOpen] = useState(false);
   const navId = useId();
-  const current = ADMIN_SECTIONS.find((s) => s.label === active) ?? ADMIN_SECTIONS[0];
+  const slug = params.get(SECTION_PARAM);
+  const current = ADMIN_SECTIONS.find((s) => sectionSlug(s.label) === slug) ?? ADMIN_SECTIONS[0];
+  const active = current.label;
   const Section = current.Component;
 
   return (
@@ -59,7 +70,8 @@ export default function AdminDashboardPage() {
                     label === active ? 'btn-primary' : 'btn-secondary'
                   }`}
                   onClick={() => {
-                    setActive(label);
+                    // A new history entry: the back button returns to the section before.
+                    setParams({ [SECTION_PARAM]: sectionSlug(label) });
                     setMenuOpen(false);
                   }}
                 >

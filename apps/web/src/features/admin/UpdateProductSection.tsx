@@ -1,7 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { UpdateProductFields, type Product } from '@pixel-vault/shared';
+import { errorMessage } from '../../app/api';
+import { ErrorLine } from '../../ui/ErrorLine';
 import { Modal } from '../../ui/Modal';
-import { useUpdateProductMutation } from './api';
+import { Spinner } from '../../ui/Spinner';
+import { useGetProductToEditQuery, useUpdateProductMutation } from './api';
+import { PRODUCT_PARAM } from './dashboardLinks';
 import { Field, TextAreaField } from './fields';
 import { ProductSearchList } from './ProductSearchList';
 import { validateAndSend } from './submit';
@@ -95,7 +100,40 @@ function EditProductButton({ product }: { product: Product }) {
   );
 }
 
+/**
+ * Issue 15: `?product=<id>` (the Overview's best sellers and low-stock list link here) opens the edit
+ * form on that product; closing it takes the id out of the URL.
+ */
+function LinkedProduct({ productId, onClose }: { productId: string; onClose: () => void }) {
+  const { data: product, error } = useGetProductToEditQuery(productId);
+  if (error) return <ErrorLine message={errorMessage(error)} />;
+  if (!product) return <Spinner label="Loading the product" />;
+  return <EditProductModal product={product} onClose={onClose} />;
+}
+
 /** Update Product (spec section 2): name, price, stock and description in a modal that closes after saving. */
 export function UpdateProductSection() {
-  return <ProductSearchList action={(product) => <EditProductButton product={product} />} />;
+  const [params, setParams] = useSearchParams();
+  const linked = params.get(PRODUCT_PARAM);
+  return (
+    <div className="flex flex-col gap-4">
+      {linked && (
+        <LinkedProduct
+          key={linked}
+          productId={linked}
+          onClose={() =>
+            setParams(
+              (current) => {
+                const next = new URLSearchParams(current);
+                next.delete(PRODUCT_PARAM);
+                return next;
+              },
+              { replace: true },
+            )
+          }
+        />
+      )}
+      <ProductSearchList action={(product) => <EditProductButton product={product} />} />
+    </div>
+  );
 }

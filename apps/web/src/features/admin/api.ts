@@ -1,6 +1,10 @@
+import type { FetchBaseQueryMeta } from '@reduxjs/toolkit/query/react';
 import {
   ADMIN_REVIEWS_PATH,
+  PRODUCTS_IMPORT_PATH,
   type AddBalanceBody,
+  type AdminStats,
+  type ProductsImportResult,
   type AdminAddUserBody,
   type AdminUpdateUserBody,
   type CreateGiftCardBody,
@@ -12,6 +16,7 @@ import {
   type UpdateProductFields,
   type AdminReview,
   type AdminReviewPage,
+  type OrdersExportQuery,
 } from '@pixel-vault/shared';
 import { api, listParams, type ListArgs } from '../../app/api';
 
@@ -38,12 +43,34 @@ export interface AdminReviewsArgs {
   page?: number;
 }
 
+/** Issue 15: which CSV to download; the orders may be limited to the days they were placed. */
+export type CsvExport = ({ kind: 'orders' } & OrdersExportQuery) | { kind: 'products' };
+/**
+ * A downloaded CSV, held as an object URL until the page saves it (a Blob cannot sit in the store,
+ * whose state must stay serialisable). Whoever saves it revokes the URL.
+ */
+export interface CsvFile {
+  url: string;
+  filename: string;
+}
+/** Issue 15: a product CSV to preview (`dryRun`) or import, as the multipart field `file`. */
+export interface ProductsImportArgs {
+  file: File;
+  dryRun: boolean;
+}
+
+/** The file name of a `Content-Disposition: attachment; filename="..."` header. */
+export function attachmentName(header: string | null | undefined): string | undefined {
+  return header ? /filename="?([^";]+)"?/i.exec(header)?.[1] : undefined;
+}
+
 const id = (value: string) => encodeURIComponent(value);
 const PRODUCT_LIST = { type: 'Product' as const, id: 'LIST' };
 const ORDER_LIST = { type: 'Order' as const, id: 'LIST' };
 const USER_LIST = { type: 'User' as const, id: 'LIST' };
 const GIFT_CARD_LIST = { type: 'GiftCard' as const, id: 'LIST' };
 const REVIEW_LIST = { type: 'Review' as const, id: 'ADMIN_LIST' };
+const STATS = { type: 'Order' as const, id: 'STATS' };
 
 /**
  * The admin routes of issue 4. Every write invalidates the list it changes (spec section 6: "After user
@@ -183,6 +210,77 @@ export const adminApi = api.injectEndpoints({
         { type: 'Product', id: productId },
       ],
     }),
+    /**
+     * Issue 15: the Overview's numbers over the last `days` days. Read again when an order or a product
+     * changes (a delivery, a refund, a stock update, an import).
+     */
+    getAdminStats: build.query<AdminStats, number>({
+      query: (days) => ({ url: 'api/admin/stats', params: { days } }),
+      providesTags: [STATS, ORDER_LIST, PRODUCT_LIST],
+    }),
+    /** The product that a link opens in Update Product's edit form (`?section=update-product&product=`). */
+    getProductToEdit: build.query<Product, string>({
+      query: (productId) => `api/products/${id(productId)}`,
+      providesTags: (_result, _error, productId) => [{ type: 'Product', id: productId }],
+    }),
+    /**
+     * Issue 15: the CSV exports need the admin's token, so a plain link cannot fetch them: the file is
+     * fetched here (through the base query: the token, and a logout on 'Not authorized!') and handed
+     * back as an object URL with the server's file name.
+     */
+    exportCsv: build.mutation<CsvFile, CsvExport>({
+      async queryFn(arg, _api, _extra, baseQuery) {
+        const { kind } = arg;
+        const result = await baseQuery({
+          url: `api/admin/export/${kind}.csv`,
+          // Undefined parameters are left out of the query string.
+          params: arg.kind === 'orders' ? { from: arg.from, to: arg.to } : undefined,
+          // A refusal is JSON ({message}); only a 2xx answer is the file.
+          responseHandler: async (response) =>
+            response.ok
+              ? response.blob()
+              : response.headers.get('content-type')?.includes('json')
+                ? response.json()
+                : response.text(),
+        });
+        if (result.error) return { error: result.error };
+        const header = (result.meta as FetchBaseQueryMeta | undefined)?.response?.headers.get(
+          'content-disposition',
+        );
+        return {
+          data: {
+            url: URL.createObjectURL(result.data as Blob),
+            filename: attachmentName(header) ?? `${kind}.csv`,
+          },
+        };
+      },
+    }),
+    /**
+     * Issue 15: POST /api/admin/import/products. A dry run writes nothing; an import refreshes the
+     * catalogue (its lists, each updated product, the Overview's low-stock list).
+     */
+    importProducts: build.mutation<ProductsImportResult, ProductsImportArgs>({
+      query: ({ file, dryRun }) => {
+        const body = new FormData();
+        body.append('file', file);
+        return {
+          url: PRODUCTS_IMPORT_PATH.replace(/^\//, ''),
+          method: 'POST',
+          params: { dryRun: String(dryRun) },
+          body,
+        };
+      },
+      invalidatesTags: (result) =>
+        result && !result.dryRun && result.created + result.updated > 0
+          ? [
+              PRODUCT_LIST,
+              STATS,
+              ...result.changes
+                .filter((change) => change.action === 'update' && change._id)
+                .map((change) => ({ type: 'Product' as const, id: change._id ?? '' })),
+            ]
+          : [],
+    }),
     /** Issue 11: mails the user a reset link; the admin never sees or sets the password. */
     sendPasswordReset: build.mutation<{ message: string }, string>({
       query: (userId) => ({ url: `api/users/admin/user/${id(userId)}/password-reset`, method: 'POST' }),
@@ -209,4 +307,8 @@ export const {
   useSendPasswordResetMutation,
   useGetAdminReviewsQuery,
   useHideReviewMutation,
+  useGetAdminStatsQuery,
+  useGetProductToEditQuery,
+  useExportCsvMutation,
+  useImportProductsMutation,
 } = adminApi;

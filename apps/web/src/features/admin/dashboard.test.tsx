@@ -3,10 +3,12 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { ADD_PRODUCT_SUCCESS_MS } from '@pixel-vault/shared';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, stubFetch } from '../../test/fetch';
+import { makeProduct, makeProductList } from '../../test/factories';
+import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { AddProductSection } from './AddProductSection';
 import AdminDashboardPage from './AdminDashboardPage';
-import { adminState, imageFile, stubObjectUrls } from './test-helpers';
+import { adminState, imageFile, makeStats, stubObjectUrls } from './test-helpers';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -24,18 +26,20 @@ function serveEmpty() {
       return jsonResponse({ products: [], page: 1, totalPage: 1, total: 0 });
     if (url.pathname === '/api/reviews/admin/reviews')
       return jsonResponse({ reviews: [], page: 1, totalPage: 1, total: 0 });
+    if (url.pathname === '/api/admin/stats') return jsonResponse(makeStats());
     return jsonResponse({ message: 'Not found' }, 404);
   });
 }
 
 describe('AdminDashboardPage', () => {
-  it('opens on Add Product and switches sections from the sidebar', async () => {
+  it('opens on the Overview and switches sections from the sidebar', async () => {
     serveEmpty();
     const user = userEvent.setup();
     renderWithProviders(<AdminDashboardPage />, { preloadedState: adminState });
     const nav = screen.getByRole('navigation', { name: 'Admin sections' });
     const buttons = within(nav).getAllByRole('button');
     expect(buttons.map((b) => b.textContent)).toEqual([
+      'Overview',
       'Add Product',
       'Remove Product',
       'Update Product',
@@ -43,16 +47,18 @@ describe('AdminDashboardPage', () => {
       'Manage Gift Cards',
       'Manage Users',
       'Manage Reviews',
+      'Import & Export',
     ]);
-    expect(within(nav).getByRole('button', { name: 'Add Product' })).toHaveAttribute('aria-current', 'page');
-    expect(screen.getByRole('heading', { level: 2, name: 'Add Product' })).toBeInTheDocument();
+    expect(within(nav).getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByRole('heading', { level: 2, name: 'Overview' })).toBeInTheDocument();
+    expect(await screen.findByText('No sales in this range')).toBeInTheDocument();
 
     await user.click(within(nav).getByRole('button', { name: 'Manage Orders' }));
     expect(within(nav).getByRole('button', { name: 'Manage Orders' })).toHaveAttribute(
       'aria-current',
       'page',
     );
-    expect(within(nav).getByRole('button', { name: 'Add Product' })).not.toHaveAttribute('aria-current');
+    expect(within(nav).getByRole('button', { name: 'Overview' })).not.toHaveAttribute('aria-current');
     expect(await screen.findByText('No orders found')).toBeInTheDocument();
 
     await user.click(within(nav).getByRole('button', { name: 'Manage Gift Cards' }));
@@ -63,6 +69,78 @@ describe('AdminDashboardPage', () => {
     expect(await screen.findByText('No products found')).toBeInTheDocument();
     await user.click(within(nav).getByRole('button', { name: 'Manage Reviews' }));
     expect(await screen.findByText('No reviews found')).toBeInTheDocument();
+    await user.click(within(nav).getByRole('button', { name: 'Add Product' }));
+    expect(screen.getByRole('heading', { level: 2, name: 'Add Product' })).toBeInTheDocument();
+    await user.click(within(nav).getByRole('button', { name: 'Import & Export' }));
+    expect(screen.getByRole('button', { name: 'Export orders' })).toBeInTheDocument();
+  });
+
+  it('reads the open section from the URL and writes it there when the sidebar changes it', async () => {
+    serveEmpty();
+    const user = userEvent.setup();
+    renderWithProviders(
+      <>
+        <AdminDashboardPage />
+        <LocationProbe />
+      </>,
+      { preloadedState: adminState, route: '/admin/dashboard?section=manage-users' },
+    );
+    const nav = screen.getByRole('navigation', { name: 'Admin sections' });
+    expect(within(nav).getByRole('button', { name: 'Manage Users' })).toHaveAttribute('aria-current', 'page');
+    expect(await screen.findByText('No users found')).toBeInTheDocument();
+
+    await user.click(within(nav).getByRole('button', { name: 'Manage Gift Cards' }));
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/dashboard?section=manage-gift-cards');
+    expect(screen.getByRole('heading', { level: 2, name: 'Manage Gift Cards' })).toBeInTheDocument();
+  });
+
+  it('shows the Overview for an unknown section', () => {
+    serveEmpty();
+    renderWithProviders(<AdminDashboardPage />, {
+      preloadedState: adminState,
+      route: '/admin/dashboard?section=no-such-thing',
+    });
+    expect(screen.getByRole('heading', { level: 2, name: 'Overview' })).toBeInTheDocument();
+  });
+
+  it("opens Update Product's edit form on the product a link names, and closing it leaves the list", async () => {
+    const zelda = makeProduct({ productName: 'Zelda II', stockQuantity: 1 });
+    stubFetch((_req, url) => {
+      if (url.pathname === `/api/products/${zelda._id}`) return jsonResponse(zelda);
+      if (url.pathname === '/api/products') return jsonResponse(makeProductList([zelda]));
+      return jsonResponse({ message: 'Not found' }, 404);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(
+      <>
+        <AdminDashboardPage />
+        <LocationProbe />
+      </>,
+      {
+        preloadedState: adminState,
+        route: `/admin/dashboard?section=update-product&product=${zelda._id}`,
+      },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Zelda II' });
+    expect(within(dialog).getByLabelText('Stock Quantity')).toHaveValue(1);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/admin/dashboard?section=update-product');
+    expect(screen.getByTestId('location')).not.toHaveTextContent('product=');
+    expect(await screen.findByRole('button', { name: 'Edit Zelda II' })).toBeInTheDocument();
+  });
+
+  it('says so when the linked product does not exist', async () => {
+    stubFetch((_req, url) =>
+      url.pathname === '/api/products'
+        ? jsonResponse(makeProductList([]))
+        : jsonResponse({ message: 'Product not found' }, 404),
+    );
+    renderWithProviders(<AdminDashboardPage />, {
+      preloadedState: adminState,
+      route: '/admin/dashboard?section=update-product&product=00000000-0000-4000-8000-000000000999',
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error: Product not found');
   });
 
   it('opens and closes the small-screen menu with a toggle that reports aria-expanded', async () => {

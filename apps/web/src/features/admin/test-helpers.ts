@@ -1,5 +1,5 @@
-import { vi } from 'vitest';
-import type { GiftCard, PublicUser } from '@pixel-vault/shared';
+import { expect, vi } from 'vitest';
+import type { AdminStats, GiftCard, ProductsImportResult, PublicUser, StatsDay } from '@pixel-vault/shared';
 import { makeUser } from '../../test/users';
 
 let seq = 0;
@@ -47,4 +47,42 @@ export function imageFile(name: string, type = 'image/png'): File {
 /** The JSON body a stubbed request carried. */
 export async function jsonBody(request: Request): Promise<unknown> {
   return JSON.parse(await request.clone().text()) as unknown;
+}
+
+/** `n` days of no sales ending on `last`, as GET /api/admin/stats lists them. */
+export function quietDays(n: number, last = '2026-11-23'): StatsDay[] {
+  const [y, m, d] = last.split('-').map(Number) as [number, number, number];
+  return Array.from({ length: n }, (_, i) => ({
+    date: new Date(Date.UTC(y, m - 1, d - (n - 1 - i))).toISOString().slice(0, 10),
+    orders: 0,
+    revenue: 0,
+  }));
+}
+
+/** GET /api/admin/stats's answer: by default 30 days without a sale, nothing low, nothing open. */
+export function makeStats(overrides: Partial<AdminStats> = {}): AdminStats {
+  return {
+    days: quietDays(30),
+    totals: { orders: 0, revenue: 0, averageOrder: 0 },
+    topProducts: [],
+    lowStock: [],
+    openOrders: { unpaid: 0, toDeliver: 0 },
+    ...overrides,
+  };
+}
+
+/** POST /api/admin/import/products's answer. */
+export function makeImportResult(overrides: Partial<ProductsImportResult> = {}): ProductsImportResult {
+  return { dryRun: true, created: 0, updated: 0, unchanged: 0, errors: [], changes: [], ...overrides };
+}
+
+/** A CSV file as the admin picks it. */
+export function csvFile(text: string, name = 'products.csv'): File {
+  return new File([text], name, { type: 'text/csv' });
+}
+
+/** Moves the focus forward with Tab until it reaches `target` (it must be reachable by keyboard). */
+export async function tabTo(user: { tab: () => Promise<void> }, target: HTMLElement, most = 30) {
+  for (let i = 0; i < most && document.activeElement !== target; i += 1) await user.tab();
+  expect(target).toHaveFocus();
 }

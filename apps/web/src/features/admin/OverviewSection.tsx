@@ -1,0 +1,142 @@
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { STATS_DEFAULT_DAYS, formatDollars, type AdminStats } from '@pixel-vault/shared';
+import { errorMessage } from '../../app/api';
+import { ErrorLine } from '../../ui/ErrorLine';
+import { Spinner } from '../../ui/Spinner';
+import { useGetAdminStatsQuery } from './api';
+import { editProductHref, sectionHref } from './dashboardLinks';
+import { SalesChart } from './SalesChart';
+
+const LINK = 'font-semibold text-cyan-300 underline underline-offset-4 hover:text-lime-300';
+
+/** The ranges the admin picks from, in days (the range ends today). */
+export const OVERVIEW_RANGES = [7, 30, 90, 365] as const;
+
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section
+      aria-label={title}
+      className="flex min-w-0 flex-col gap-3 border-2 border-zinc-700 bg-zinc-950 p-4"
+    >
+      <h3 className="text-sm font-semibold tracking-wide text-cyan-300 uppercase">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function Totals({ totals }: { totals: AdminStats['totals'] }) {
+  const facts = [
+    ['Paid orders', String(totals.orders)],
+    ['Revenue', formatDollars(totals.revenue)],
+    ['Average order', formatDollars(totals.averageOrder)],
+  ] as const;
+  return (
+    <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+      {facts.map(([term, value]) => (
+        <div key={term} className="border-2 border-zinc-700 bg-zinc-950 p-3">
+          <dt className="text-xs tracking-wide text-zinc-400 uppercase">{term}</dt>
+          <dd className="text-xl font-semibold text-lime-300">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * Overview (issue 15), the dashboard's first section: how the shop did over the last 7, 30, 90 or 365
+ * days (paid orders, revenue, average order, the sales per day drawn and tabled), its best sellers,
+ * the products low on stock (each linking to its edit form) and the orders waiting on someone.
+ */
+export function OverviewSection() {
+  const [days, setDays] = useState<number>(STATS_DEFAULT_DAYS);
+  // currentData: a new range shows the spinner, not the last range's numbers under the new button.
+  const { currentData: stats, error } = useGetAdminStatsQuery(days);
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div role="group" aria-label="Range" className="flex flex-wrap gap-2">
+        {OVERVIEW_RANGES.map((range) => (
+          <button
+            key={range}
+            type="button"
+            aria-pressed={range === days}
+            className={`btn px-3 py-2 ${range === days ? 'btn-primary' : 'btn-secondary'}`}
+            onClick={() => setDays(range)}
+          >
+            {range} days
+          </button>
+        ))}
+      </div>
+      {error ? (
+        <ErrorLine message={errorMessage(error)} />
+      ) : !stats ? (
+        <Spinner label="Loading the overview" />
+      ) : (
+        <>
+          <Totals totals={stats.totals} />
+          <Panel title="Sales per day">
+            {stats.totals.orders === 0 ? (
+              <p className="text-zinc-300">No sales in this range</p>
+            ) : (
+              <SalesChart days={stats.days} />
+            )}
+          </Panel>
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Panel title="Best sellers">
+              {stats.topProducts.length === 0 ? (
+                <p className="text-zinc-300">Nothing sold in this range</p>
+              ) : (
+                <ol className="flex flex-col gap-2">
+                  {stats.topProducts.map((product) => (
+                    <li key={product._id} className="flex flex-wrap justify-between gap-x-3">
+                      <Link className={`${LINK} break-words`} to={editProductHref(product._id)}>
+                        {product.productName}
+                      </Link>
+                      <span className="text-zinc-300">
+                        {product.units} sold · {formatDollars(product.revenue)}
+                      </span>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </Panel>
+            <Panel title="Low stock">
+              {stats.lowStock.length === 0 ? (
+                <p className="text-zinc-300">No product is low on stock</p>
+              ) : (
+                <ul className="flex flex-col gap-2">
+                  {stats.lowStock.map((product) => (
+                    <li key={product._id} className="flex flex-wrap justify-between gap-x-3">
+                      <Link className={`${LINK} break-words`} to={editProductHref(product._id)}>
+                        {product.productName}
+                      </Link>
+                      <span className={product.stockQuantity === 0 ? 'text-red-400' : 'text-amber-300'}>
+                        {product.stockQuantity === 0 ? 'Sold out' : `${product.stockQuantity} left`}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Panel>
+          </div>
+          <Panel title="Open orders">
+            <dl className="flex flex-wrap gap-x-6 gap-y-2">
+              <div>
+                <dt className="text-xs tracking-wide text-zinc-400 uppercase">Awaiting payment</dt>
+                <dd className="text-lg font-semibold">{stats.openOrders.unpaid}</dd>
+              </div>
+              <div>
+                <dt className="text-xs tracking-wide text-zinc-400 uppercase">To deliver</dt>
+                <dd className="text-lg font-semibold">{stats.openOrders.toDeliver}</dd>
+              </div>
+            </dl>
+            <Link className={`${LINK} self-start`} to={sectionHref('Manage Orders')}>
+              Go to Manage Orders
+            </Link>
+          </Panel>
+        </>
+      )}
+    </div>
+  );
+}
