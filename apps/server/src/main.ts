@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/client.js';
+import { databaseKnowsTimeZone } from './modules/admin/admin.service.js';
 import { createPgliteMaintenance } from './db/maintenance.js';
 import { DEMO_GIFT_CARD_CENTS, ensureAdmin, seedDemoGiftCard, seedIfEmpty } from './db/seed/index.js';
 import { createStorage } from './lib/storage.js';
@@ -47,6 +48,13 @@ async function main() {
   log.info({ kind: database.kind }, 'database opened');
   const applied = await migrate(database.db);
   if (applied > 0) log.info({ applied }, 'migrations applied');
+  if (!(await databaseKnowsTimeZone(database.db, config.shopTimeZone))) {
+    console.error(
+      `SHOP_TIMEZONE ${config.shopTimeZone} is unknown to the database: use another name of the same zone (e.g. Asia/Kolkata or Asia/Calcutta), or update the database's time-zone data`,
+    );
+    await database.close();
+    process.exit(1);
+  }
 
   // No autovacuum in the embedded database: the server vacuums it now and every hour (issue 13).
   const maintenance =

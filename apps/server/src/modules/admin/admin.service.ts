@@ -37,6 +37,19 @@ export interface AdminServiceOptions {
 }
 
 /** `YYYY-MM-DD` of `at` in `timeZone`. */
+/**
+ * Whether the database knows `timeZone` (the overview counts days in SQL with it). Node's and the
+ * database's time-zone lists are two copies of the tz database that can differ; main.ts refuses to
+ * start with SHOP_TIMEZONE that only Node knows, rather than fail every overview later.
+ */
+export async function databaseKnowsTimeZone(db: Database, timeZone: string): Promise<boolean> {
+  // Asked the way the overview's queries use it: the database either takes the name or refuses it.
+  return queryRows(db, sql`select now() at time zone ${timeZone} as now`).then(
+    () => true,
+    () => false,
+  );
+}
+
 export function dayIn(at: Date, timeZone: string): string {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,

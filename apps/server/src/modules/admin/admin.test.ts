@@ -6,7 +6,7 @@ import type { Database } from '../../db/client.js';
 import { mailOutbox, orderItems, orders, products } from '../../db/schema/index.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
 import { clearProducts, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
-import { EXPORT_BATCH, addDays, neutralise } from './admin.service.js';
+import { EXPORT_BATCH, addDays, databaseKnowsTimeZone, neutralise } from './admin.service.js';
 
 type Status = 'unpaid' | 'paid' | 'expired' | 'cancelled' | 'refunded';
 
@@ -229,6 +229,22 @@ describe('GET /api/admin/stats in a shop on Tokyo time (issue 15)', () => {
     expect(
       (await ctx.app.inject({ method: 'GET', url: '/api/admin/stats', headers: customer })).statusCode,
     ).toBe(403);
+  });
+});
+
+describe('SHOP_TIMEZONE checked against the database at start', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('knows the zones the overview counts days in, and not a name the database lacks', async () => {
+    for (const zone of ['UTC', 'Asia/Tokyo', 'America/New_York', 'Europe/Paris', 'Asia/Kolkata']) {
+      expect(await databaseKnowsTimeZone(ctx.db, zone), zone).toBe(true);
+    }
+    // A name that passes the configuration's pattern but is in no tz database: main.ts refuses it.
+    expect(await databaseKnowsTimeZone(ctx.db, 'Mars/Olympus_Mons')).toBe(false);
   });
 });
 
