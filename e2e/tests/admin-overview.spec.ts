@@ -1,9 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { expectNoSeriousA11yViolations, productsIn, uniqueEmail, watchConsole } from './helpers';
+import {
+  ADMIN,
+  expectNoSeriousA11yViolations,
+  logInAsAdmin,
+  productsIn,
+  uniqueEmail,
+  watchConsole,
+} from './helpers';
 
-const ADMIN = { email: 'admin@pixelvault.test', password: 'e2e-admin-password' };
 /** The orders export's header row (issue 15). */
 const ORDERS_HEADER =
   '_id,createdAt,email,itemsPrice,shippingPrice,taxPrice,totalPrice,isPaid,paidAt,isDelivered,deliveredAt,items';
@@ -39,14 +45,6 @@ function parseCsv(text: string): string[][] {
 }
 
 const csvLine = (cells: string[]) => cells.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(',');
-
-async function loginAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: /log ?in|sign in/i }).click();
-  await expect(page.getByRole('button', { name: /Shop Admin/ })).toBeVisible();
-}
 
 /** A customer's order of `quantity` of `productId`, paid in full with a gift card the admin issues. */
 async function paidOrder(request: APIRequestContext, admin: Record<string, string>, productId: string) {
@@ -98,7 +96,7 @@ test('an admin reads the overview, downloads the orders CSV and imports products
   const order = await paidOrder(request, admin, product._id);
 
   // The Overview is the dashboard's first section: the chart, and the product in the low-stock list.
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   await page.goto('/admin/dashboard');
   await expect(page.getByRole('heading', { level: 2, name: 'Overview' })).toBeVisible();
   const chart = page.getByRole('img', { name: /^Revenue per day from .+ paid orders?/ });

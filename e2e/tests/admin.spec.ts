@@ -1,16 +1,10 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import sharp from 'sharp';
-import { uniqueEmail } from './helpers';
-
-const ADMIN = { email: 'admin@pixelvault.test', password: 'e2e-admin-password' };
+import { ADMIN, logInAsAdmin, uniqueEmail } from './helpers';
 
 async function loginAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: /log ?in|sign in/i }).click();
-  await expect(page.getByRole('button', { name: /Shop Admin/ })).toBeVisible();
+  await logInAsAdmin(page);
   await page.goto('/admin/dashboard');
   await expect(section(page, 'Add Product')).toBeVisible();
 }

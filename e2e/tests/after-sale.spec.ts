@@ -1,11 +1,12 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import {
+  ADMIN,
   expectNoSeriousA11yViolations,
   productsIn,
+  type ApiProduct,
   uniqueEmail,
   watchConsole,
-  type ApiProduct,
 } from './helpers';
 import { mailsTo } from './mail';
 
@@ -14,7 +15,6 @@ import { mailsTo } from './mail';
  * (gift card, demo PayPal, stock, a mail); an admin refunds part of a delivered order.
  */
 
-const ADMIN = { email: 'admin@pixelvault.test', password: 'e2e-admin-password' };
 const ADDRESS = { address: '1 Arcade Way', city: 'Sacramento', postalCode: '95814', country: 'USA' };
 const usd = (value: number) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(value);

@@ -2,9 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { productsIn, uniqueEmail, watchConsole, type ApiProduct } from './helpers';
-
-const ADMIN = { email: 'admin@pixelvault.test', password: 'e2e-admin-password' };
+import { ADMIN, productsIn, type ApiProduct, uniqueEmail, watchConsole } from './helpers';
 
 async function adminToken(request: APIRequestContext): Promise<string> {
   const res = await request.post('/api/users/login', { data: ADMIN });

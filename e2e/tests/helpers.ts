@@ -40,3 +40,15 @@ export function watchConsole(page: Page): string[] {
   page.on('pageerror', (err) => errors.push(err.message));
   return errors;
 }
+
+/** The admin the e2e server starts with (playwright.config.ts sets ADMIN_PASSWORD). */
+export const ADMIN = { email: 'admin@pixelvault.test', password: 'e2e-admin-password' };
+
+/** Logs the admin in through the login page; the header then shows the admin menu. */
+export async function logInAsAdmin(page: Page) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: /log ?in|sign in/i }).click();
+  await expect(page.getByRole('button', { name: /Shop Admin/ })).toBeVisible();
+}

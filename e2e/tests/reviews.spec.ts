@@ -1,18 +1,18 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { READY, expect, test } from './fixtures';
 import {
+  ADMIN,
   expectNoSeriousA11yViolations,
   productsIn,
+  type ApiProduct,
   uniqueEmail,
   watchConsole,
-  type ApiProduct,
 } from './helpers';
 
 // Issue 14: reviews from verified buyers. A customer buys a product, reviews it from their order, and the
 // product's rating and count move on the product page and on the category card; a customer who did not
 // buy it gets no form; an admin hides the review and the numbers move back.
 
-const ADMIN = { email: 'admin@pixelvault.test', password: 'e2e-admin-password' };
 const PASSWORD = 'reviews-journey-1';
 
 interface ProductNumbers {

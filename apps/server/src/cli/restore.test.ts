@@ -6,7 +6,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { asc, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import * as tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, MIGRATIONS_DIR, migrate, openDatabase, queryRows } from '../db/client.js';
@@ -15,7 +14,7 @@ import { LocalDiskStorage } from '../lib/storage.js';
 import { BACKUP_ENTRIES, createBackupService } from '../modules/admin/admin.backup.js';
 import { type TestContext, createTestContext, silentLog } from '../test/context.js';
 import { insertProduct, insertUser, placeOrder } from '../test/factories.js';
-import { withDatabase } from '../test/global-setup.js';
+import { scratchDatabase } from '../test/global-setup.js';
 import { restoreBackup } from './restore-backup.js';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -36,22 +35,12 @@ async function newTarget(): Promise<{
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `pv_restore_${randomBytes(6).toString('hex')}`;
-  const admin = async (query: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
+  const { url, drop } = await scratchDatabase(adminUrl, 'pv_restore');
   return {
     dataDir,
-    databaseUrl: withDatabase(adminUrl, name),
+    databaseUrl: url,
     drop: async () => {
-      await admin(`drop database if exists ${name} with (force)`);
+      await drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { type AppDeps, type RateLimits, buildApp } from '../app.js';
@@ -12,7 +10,7 @@ import type { App } from '../lib/http.js';
 import { type Storage, createStorage } from '../lib/storage.js';
 import type { MailTransport, OutgoingMail } from '../modules/mail/mail.transport.js';
 import { type MailWorker, createMailWorker } from '../modules/mail/mail.worker.js';
-import { withDatabase } from './global-setup.js';
+import { scratchDatabase } from './global-setup.js';
 
 /** Fixed so factories can sign tokens the app accepts. */
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -77,31 +75,9 @@ async function openTestDatabase(): Promise<{ handle: DatabaseHandle; drop: () =>
   const adminUrl = process.env.TEST_DATABASE_URL;
   const template = inject('pgTemplateDatabase');
   if (adminUrl && template) {
-    const name = `pv_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    try {
-      await admin.query(`create database ${name} template ${template}`);
-    } finally {
-      await admin.end();
-    }
-    const handle = await openDatabase({
-      databaseUrl: withDatabase(adminUrl, name),
-      dataDir: tmpdir(),
-      poolMax: 4,
-    });
-    return {
-      handle,
-      drop: async () => {
-        const client = new pg.Client({ connectionString: adminUrl });
-        await client.connect();
-        try {
-          await client.query(`drop database if exists ${name} with (force)`);
-        } finally {
-          await client.end();
-        }
-      },
-    };
+    const { url, drop } = await scratchDatabase(adminUrl, 'pv_test', template);
+    const handle = await openDatabase({ databaseUrl: url, dataDir: tmpdir(), poolMax: 4 });
+    return { handle, drop };
   }
   const dump = readFileSync(inject('pgliteDumpFile'));
   const handle = await openDatabase({

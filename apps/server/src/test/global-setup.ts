@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,31 @@ export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
+}
+
+/** One statement on the server's maintenance connection (create or drop a database). */
+export async function adminQuery(adminUrl: string, query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new PostgreSQL database named `<prefix>_<random>` (a copy of `template` if given), and its drop. */
+export async function scratchDatabase(
+  adminUrl: string,
+  prefix: string,
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await adminQuery(adminUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
+  return {
+    url: withDatabase(adminUrl, name),
+    drop: () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`),
+  };
 }
 
 export default async function setup(project: TestProject) {

@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, MIGRATIONS_DIR, migrate, openDatabase, queryRows } from '../../db/client.js';
-import { withDatabase } from '../../test/global-setup.js';
+import { scratchDatabase } from '../../test/global-setup.js';
 
 /** The migrations before the one tagged `tag` (or through it, `inclusive`), as a folder of their own. */
 function migrationsUpTo(tag: string, inclusive = false): string {
@@ -27,23 +25,9 @@ async function emptyDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   if (!adminUrl) {
     return { handle: await openDatabase({ dataDir: tmpdir(), inMemory: true }), drop: async () => {} };
   }
-  const name = `pv_mig_${randomBytes(6).toString('hex')}`;
-  const admin = async (query: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const handle = await openDatabase({
-    databaseUrl: withDatabase(adminUrl, name),
-    dataDir: tmpdir(),
-    poolMax: 2,
-  });
-  return { handle, drop: () => admin(`drop database if exists ${name} with (force)`) };
+  const { url, drop } = await scratchDatabase(adminUrl, 'pv_mig');
+  const handle = await openDatabase({ databaseUrl: url, dataDir: tmpdir(), poolMax: 2 });
+  return { handle, drop };
 }
 
 /**
