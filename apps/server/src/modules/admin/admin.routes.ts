@@ -1,18 +1,20 @@
-import { AdminStats, AdminStatsQuery, OrdersExportQuery } from '@pixel-vault/shared';
-import type { App } from '../../lib/http.js';
-import type { AdminService, CsvDownload } from './admin.service.js';
 import fastifyMultipart from '@fastify/multipart';
 import {
+  AdminStats,
+  AdminStatsQuery,
   MAX_IMPORT_BYTES,
+  OrdersExportQuery,
   PRODUCTS_IMPORT_PATH,
   ProductsImportQuery,
   ProductsImportResult,
 } from '@pixel-vault/shared';
 import { requireUser } from '../../lib/access.js';
 import { AppError } from '../../lib/errors.js';
+import type { App } from '../../lib/http.js';
 import { readMultipart } from '../../lib/multipart.js';
-import type { ProductsImportService } from './admin.import.js';
 import type { BackupService } from './admin.backup.js';
+import type { ProductsImportService } from './admin.import.js';
+import type { AdminService, CsvDownload } from './admin.service.js';
 
 /** A file the browser saves rather than shows (issue 15). */
 function download(reply: { header(name: string, value: string): unknown }, { filename }: CsvDownload) {
