@@ -3,11 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Order, mulberry32, toCents, toDollars } from '@pixel-vault/shared';
 import { type Database, openDatabase, queryRows } from './db/client.js';
-import { withDatabase } from './test/global-setup.js';
+import { scratchDatabase } from './test/global-setup.js';
 import {
   type ApiAnswer,
   type ServerProcess,
@@ -747,27 +746,7 @@ async function recoveredCaptures(db: Database, providerOrderIds: string[]): Prom
 }
 
 async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const url = adminUrl ?? '';
-  const name = `pv_crash_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name} template ${pgTemplate}`);
-  } finally {
-    await admin.end();
-  }
-  return {
-    url: withDatabase(url, name),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return scratchDatabase(adminUrl ?? '', 'pv_crash', pgTemplate);
 }
 
 describe(`a kill -9 in a burst of checkouts (${ENGINE})`, () => {
