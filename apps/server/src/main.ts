@@ -10,6 +10,7 @@ import { createMailTransport } from './modules/mail/mail.transport.js';
 import { createMailWorker } from './modules/mail/mail.worker.js';
 import { createOrderExpiry } from './modules/orders/orders.expiry.js';
 import { createPaymentReconciler } from './modules/payments/payments.reconciler.js';
+import { createResetTokenCleanup } from './modules/users/users.reset.js';
 
 /** Log lines are written to stdout in batches of this many bytes (or every second). */
 const LOG_BATCH_BYTES = 4096;
@@ -119,6 +120,12 @@ async function main() {
   });
   reconciler.start();
   maintenance?.start();
+  // Password reset links used or expired more than a day ago are deleted: now, then every hour.
+  const resetTokenCleanup = createResetTokenCleanup({
+    db: database.db,
+    log: log.child({ worker: 'reset-token-cleanup' }),
+  });
+  resetTokenCleanup.start();
 
   let stopping = false;
   async function shutdown(signal: string) {
@@ -135,6 +142,7 @@ async function main() {
       await app.close();
       await reconciler.stop();
       await maintenance?.stop();
+      await resetTokenCleanup.stop();
       await expiry.stop();
       await mailer.stop();
       transport.close();

@@ -13,5 +13,6 @@ export * from './schemas/orders.js';
 export * from './schemas/giftcards.js';
 export * from './schemas/admin.js';
 export * from './ssr.js';
+export * from './html.js';
 export * from './schemas/admin-stats.js';
 export * from './schemas/admin-import.js';

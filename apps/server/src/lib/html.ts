@@ -1,12 +1,3 @@
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (ch) => ENTITIES[ch] ?? ch);
-}
+// One copy for the server and the web app's server render (packages/shared); the server's modules
+// keep importing it from here.
+export { escapeHtml } from '@pixel-vault/shared';

@@ -1,3 +1,4 @@
+import { escapeHtml } from '@pixel-vault/shared';
 import { scriptJson } from '../app/ssrState';
 import { SITE_NAME } from '../ui/useDocumentTitle';
 
@@ -20,18 +21,6 @@ export interface PageHead {
 
 /** What a description is cut to: search engines show about this much. */
 export const DESCRIPTION_MAX = 160;
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
 
 /** One line of at most `max` characters, cut at a word with an ellipsis. */
 export function summary(text: string, max = DESCRIPTION_MAX): string {

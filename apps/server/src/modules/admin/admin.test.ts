@@ -285,6 +285,24 @@ describe('GET /api/admin/stats: best sellers (issue 15)', () => {
       })),
     );
   });
+
+  it("names a best seller by the product's current name, not the name its order lines kept", async () => {
+    const admin = (await insertUser(ctx.db, { isAdmin: true })).auth;
+    const product = await insertProduct(ctx.db, { name: 'Old Box Name', stock: 50 });
+    await insertOrder(ctx.db, {
+      createdAt: '2026-07-01T10:00:00Z',
+      status: 'paid',
+      items: [{ productId: product.id, name: 'Old Box Name', quantity: 1, unitPriceCents: 900_000 }],
+    });
+    await ctx.db.update(products).set({ name: 'New Box Name' }).where(eq(products.id, product.id));
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/stats?days=1', headers: admin });
+    expect(res.json<AdminStats>().topProducts[0]).toEqual({
+      _id: product.id,
+      productName: 'New Box Name',
+      units: 1,
+      revenue: 9000,
+    });
+  });
 });
 
 describe('low-stock mail (issue 15)', () => {

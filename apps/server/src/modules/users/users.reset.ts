@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { passwordResetTokens, users } from '../../db/schema/index.js';
+import { type Periodic, periodic } from '../../lib/periodic.js';
 
 /**
  * Password reset tokens (issue 11): 32 random bytes (256 bits) mailed as base64url, kept in the
@@ -89,4 +90,64 @@ export async function dropResetTokens(tx: Transaction, userId: string, except?: 
         ? eq(passwordResetTokens.userId, userId)
         : and(eq(passwordResetTokens.userId, userId), ne(passwordResetTokens.id, except)),
     );
+}
+
+/** A reset token used or expired longer ago than this is deleted by the cleanup job. */
+export const RESET_TOKEN_RETENTION_MS = 24 * 60 * 60_000;
+
+/** How often the cleanup job runs (and once at start). */
+export const RESET_TOKEN_CLEANUP_INTERVAL_MS = 60 * 60_000;
+
+/**
+ * Deletes the reset tokens that expired, or were used, more than RESET_TOKEN_RETENTION_MS before
+ * `now`, in one statement, and answers how many. A used token is kept for that day too, like an
+ * expired one: it can never be claimed again (`used_at` is set and the claim is conditional), so
+ * keeping it costs nothing, and it leaves a trace of the reset while a customer may still ask about
+ * it. (A token is claimed only while unexpired, so `used_at` always comes before `expires_at`: a used
+ * token goes a day after its use.)
+ *
+ * Several instances may run it at once: rows another transaction holds (a concurrent cleanup, or a
+ * request replacing the user's tokens) are skipped, not waited on, so two cleanups never wait for or
+ * deadlock with each other; whatever is skipped goes on a later run. No index on the dates: the
+ * table keeps at most one row per user (a new request deletes the older ones), and it runs hourly.
+ */
+export async function deleteStaleResetTokens(db: Executor, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - RESET_TOKEN_RETENTION_MS);
+  const stale = db
+    .select({ id: passwordResetTokens.id })
+    .from(passwordResetTokens)
+    .where(or(lt(passwordResetTokens.expiresAt, cutoff), lt(passwordResetTokens.usedAt, cutoff)))
+    .for('update', { skipLocked: true });
+  const deleted = await db
+    .delete(passwordResetTokens)
+    .where(inArray(passwordResetTokens.id, stale))
+    .returning({ id: passwordResetTokens.id });
+  return deleted.length;
+}
+
+export interface ResetTokenCleanupLog {
+  info(data: object, message: string): void;
+  warn(data: object, message: string): void;
+}
+
+/** Deletes stale reset tokens (deleteStaleResetTokens) at start and every hour. */
+export function createResetTokenCleanup({
+  db,
+  log,
+  clock = () => new Date(),
+  intervalMs = RESET_TOKEN_CLEANUP_INTERVAL_MS,
+}: {
+  db: Executor;
+  log: ResetTokenCleanupLog;
+  clock?: () => Date;
+  intervalMs?: number;
+}): Periodic {
+  return periodic(
+    async () => {
+      const deleted = await deleteStaleResetTokens(db, clock());
+      if (deleted > 0) log.info({ deleted }, 'stale password reset tokens deleted');
+    },
+    intervalMs,
+    (error) => log.warn({ err: error }, 'password reset token cleanup failed'),
+  );
 }

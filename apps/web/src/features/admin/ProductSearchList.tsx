@@ -3,7 +3,7 @@ import { PRODUCTS_MAX_LIMIT, type Product } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
-import { useGetProductsQuery } from '../catalog/api';
+import { useSearchProductsQuery } from './api';
 import { SearchBox, useDebouncedValue } from './SearchBox';
 
 /**
@@ -16,7 +16,7 @@ export function ProductSearchList({ action }: { action: (product: Product) => Re
   const q = useDebouncedValue(text);
   // currentData, not data: while a new search runs, the previous results are not shown (an Edit or
   // Delete click must hit a product of the search on screen).
-  const { currentData, error } = useGetProductsQuery({ q, limit: PRODUCTS_MAX_LIMIT });
+  const { currentData, error } = useSearchProductsQuery({ q, limit: PRODUCTS_MAX_LIMIT });
   const pending = text !== q || (!currentData && !error);
   const products = currentData?.products ?? [];
 

@@ -12,6 +12,7 @@ import {
   type Order,
   type OrderStatus,
   type Product,
+  type ProductListResponse,
   type PublicUser,
   type UpdateProductFields,
   type AdminReview,
@@ -218,6 +219,18 @@ export const adminApi = api.injectEndpoints({
       query: (days) => ({ url: 'api/admin/stats', params: { days } }),
       providesTags: [STATS, ORDER_LIST, PRODUCT_LIST],
     }),
+    /**
+     * Remove Product's and Update Product's search (ProductSearchList): the shop's own product list, by
+     * name. The admin's own endpoint rather than the catalogue feature's (features don't import each
+     * other); it is refetched by the same 'Product' tags.
+     */
+    searchProducts: build.query<ProductListResponse, Pick<ListArgs, 'q' | 'limit'>>({
+      query: (args) => ({ url: 'api/products', params: listParams(args) }),
+      providesTags: (result) => [
+        PRODUCT_LIST,
+        ...(result?.products ?? []).map((p) => ({ type: 'Product' as const, id: p._id })),
+      ],
+    }),
     /** The product that a link opens in Update Product's edit form (`?section=update-product&product=`). */
     getProductToEdit: build.query<Product, string>({
       query: (productId) => `api/products/${id(productId)}`,
@@ -309,6 +322,7 @@ export const {
   useHideReviewMutation,
   useGetAdminStatsQuery,
   useGetProductToEditQuery,
+  useSearchProductsQuery,
   useExportCsvMutation,
   useImportProductsMutation,
 } = adminApi;

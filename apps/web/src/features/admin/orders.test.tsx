@@ -202,7 +202,8 @@ describe('AdminOrderPage', () => {
     expect(screen.queryByRole('button', { name: 'Mark as Delivered' })).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Back to Admin Dashboard' }));
-    expect(screen.getByTestId('location')).toHaveTextContent('/admin/dashboard');
+    // Back to the orders list the admin came from, not the dashboard's first section (Overview).
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/admin\/dashboard\?section=manage-orders$/);
   });
 
   it('marks a paid order delivered from its detail page, which then reloads', async () => {
