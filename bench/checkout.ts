@@ -74,18 +74,22 @@ async function runEngine(
   setting: Setting,
 ): Promise<EngineResult> {
   const engine = `${engineName}, ${setting}`;
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      ...(setting === 'LOG_LEVEL=warn' ? { LOG_LEVEL: 'warn' } : {}),
+  const server = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_ARGS?.split(' ') ?? []), join(root, 'apps/server/dist/main.js')],
+    {
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        ...(setting === 'LOG_LEVEL=warn' ? { LOG_LEVEL: 'warn' } : {}),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   try {
     await waitFor(`${base}/api/health`);
     const admin = await call<{ token: string }>('POST', '/api/users/login', null, ADMIN);

@@ -19,6 +19,7 @@ import type { RateLimit } from '../../lib/http.js';
 import { type Limiter, budgetsFor } from '../../lib/limiter.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { orderExpired } from '../orders/orders.expiry.js';
+import { moneyColumns } from '../orders/orders.repo.js';
 import {
   type OrderEffects,
   type OrdersService,
@@ -96,6 +97,20 @@ async function lockCard(tx: Transaction, id: string): Promise<GiftCardRow | unde
   return card;
 }
 
+/**
+ * lockCard, read in the same
+ * statement as the money on the order and whether this card is on it already (issue 13).
+ */
+async function lockCardOnOrder(tx: Transaction, id: string, orderId: string) {
+  const [row] = await tx
+    // Qualified: inside the ledger subquery a bare "id" would be the ledger row's.
+    .select({ card: giftCards, ...moneyColumns(orderId, sql`${giftCards}."id"`) })
+    .from(giftCards)
+    .where(and(eq(giftCards.id, id), isNull(giftCards.deletedAt)))
+    .for('update');
+  return row;
+}
+
 interface Applied {
   balanceCents: number;
   /** 0 when this card was already on the order. */
@@ -143,13 +158,12 @@ export function createGiftCardsService({
     effects: OrderEffects,
   ): Promise<Applied> {
     // Locked after the order, as everywhere: the balance read here is the one debited.
-    const card = await lockCard(tx, cardId);
-    if (!card) throw giftCardNotFound();
+    const locked = await lockCardOnOrder(tx, cardId, order.id);
+    if (!locked) throw giftCardNotFound();
+    const { card, ...money } = locked;
     // Its hold ran out and its gift-card money went back: nothing here is "already applied".
     if (order.status === 'expired') throw orderExpired();
 
-    // One read: the money on the order, and whether this card is on it already (issue 13).
-    const money = await orders.moneyOn(tx, order.id, card.id);
     const remainder = Math.max(0, order.totalCents - money.giftCents - money.capturedCents);
     if (money.cardDebited) {
       return {

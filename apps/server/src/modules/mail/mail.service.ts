@@ -21,18 +21,24 @@ export function oneLine(text: string): string {
  * commits, and it cannot be lost once it has. Answers the outbox id.
  */
 export async function enqueueMail(tx: Executor, mail: NewMail): Promise<string> {
-  const [row] = await tx
-    .insert(mailOutbox)
-    .values({
-      toAddress: mail.to,
-      subject: oneLine(mail.subject),
-      textBody: mail.text,
-      htmlBody: mail.html ?? null,
-      replyTo: mail.replyTo ?? null,
-    })
-    .returning({ id: mailOutbox.id });
+  const [row] = await outboxInsert(tx, mail).returning({ id: mailOutbox.id });
   if (!row) throw new Error('Outbox insert returned no row');
   return row.id;
+}
+
+/**
+ * The outbox insert of enqueueMail, not yet run: for a caller that sends it as part of a larger
+ * statement (a `with` clause), naming the mail's `id` itself so it can refer to it (issue 13).
+ */
+export function outboxInsert(tx: Executor, mail: NewMail, id?: string) {
+  return tx.insert(mailOutbox).values({
+    ...(id === undefined ? {} : { id }),
+    toAddress: mail.to,
+    subject: oneLine(mail.subject),
+    textBody: mail.text,
+    htmlBody: mail.html ?? null,
+    replyTo: mail.replyTo ?? null,
+  });
 }
 
 /**

@@ -102,7 +102,12 @@ export interface NewOrderEvent {
 
 /** One line of the timeline, in the caller's transaction (the one that made the change). */
 export async function recordEvent(tx: Executor, event: NewOrderEvent): Promise<void> {
-  await tx.insert(orderEvents).values({
+  await eventInsert(tx, event);
+}
+
+/** recordEvent's insert, not yet run: for a caller that sends it in a `with` clause (issue 13). */
+export function eventInsert(tx: Executor, event: NewOrderEvent) {
+  return tx.insert(orderEvents).values({
     orderId: event.orderId,
     kind: event.kind,
     actor: event.actor,

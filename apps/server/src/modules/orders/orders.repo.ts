@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type SQLWrapper, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Order, type OrderEvent, toDollars } from '@pixel-vault/shared';
 import { type Executor, queryRows } from '../../db/client.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
@@ -43,24 +43,33 @@ export async function moneyOn(
   orderId: string,
   cardId?: string,
 ): Promise<MoneyOnOrder & { cardDebited: boolean }> {
+  const money = moneyColumns(orderId, cardId);
   const [row] = await queryRows<{ gift: string | number; captured: string | number; card_debited: boolean }>(
     tx,
-    sql`select
-          (select coalesce(-sum(${giftCardLedger.amountCents}), 0) from ${giftCardLedger}
-            where ${giftCardLedger.orderId} = ${orderId} and ${payingLedgerRows}) as gift,
-          (select coalesce(sum(${payments.amountCents}), 0) from ${payments}
-            where ${payments.orderId} = ${orderId} and ${payments.status} = 'captured') as captured,
-          ${
-            cardId === undefined
-              ? sql`false`
-              : sql`exists (select 1 from ${giftCardLedger} where ${giftCardLedger.giftCardId} = ${cardId}
-                     and ${giftCardLedger.orderId} = ${orderId} and ${giftCardLedger.kind} = 'order_debit')`
-          } as card_debited`,
+    sql`select ${money.giftCents} as gift, ${money.capturedCents} as captured, ${money.cardDebited} as card_debited`,
   );
   return {
     giftCents: Number(row?.gift ?? 0),
     capturedCents: Number(row?.captured ?? 0),
     cardDebited: row?.card_debited === true,
+  };
+}
+
+/**
+ * moneyOn's three values as expressions, for a statement that reads them beside something else (the
+ * gift-card payment reads them as it locks the card). `cardId` may be a column.
+ */
+export function moneyColumns(orderId: string, cardId?: string | SQLWrapper) {
+  return {
+    giftCents: sql<number>`(select coalesce(-sum(${giftCardLedger.amountCents}), 0) from ${giftCardLedger}
+      where ${giftCardLedger.orderId} = ${orderId} and ${payingLedgerRows})`.mapWith(Number),
+    capturedCents: sql<number>`(select coalesce(sum(${payments.amountCents}), 0) from ${payments}
+      where ${payments.orderId} = ${orderId} and ${payments.status} = 'captured')`.mapWith(Number),
+    cardDebited:
+      cardId === undefined
+        ? sql<boolean>`false`
+        : sql<boolean>`exists (select 1 from ${giftCardLedger} where ${giftCardLedger.giftCardId} = ${cardId}
+            and ${giftCardLedger.orderId} = ${orderId} and ${giftCardLedger.kind} = 'order_debit')`,
   };
 }
 
