@@ -98,8 +98,8 @@ async function lockCard(tx: Transaction, id: string): Promise<GiftCardRow | unde
 }
 
 /**
- * lockCard, read in the same
- * statement as the money on the order and whether this card is on it already (issue 13).
+ * lockCard, in the statement that also reads the money on the order and whether this card is on it
+ * already (issue 13: one round trip fewer per gift-card payment).
  */
 async function lockCardOnOrder(tx: Transaction, id: string, orderId: string) {
   const [row] = await tx
