@@ -100,6 +100,7 @@ interface ShopRun {
 }
 
 const LIST = '/api/products';
+const IDENTITY = { 'accept-encoding': 'identity' };
 const ROUTES = {
   list: 'GET /api/products (every product, plain)',
   listUndici: 'GET /api/products (plain; undici client)',
@@ -156,7 +157,8 @@ async function measureShop(run: ShopRun, dataDir: string) {
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
   try {
     await waitFor(`${shopUrl}/api/health`);
-    const listRes = await fetch(shopUrl + LIST);
+    // As autocannon asks: no Accept-Encoding (fetch would ask for gzip and get it, decoded).
+    const listRes = await fetch(shopUrl + LIST, { headers: IDENTITY });
     const list = await listRes.text();
     const etag = listRes.headers.get('etag') ?? '';
     // No page asked for: the spec's array of every product (docs/decisions/003).
@@ -165,7 +167,7 @@ async function measureShop(run: ShopRun, dataDir: string) {
     const firstCategory = products[0]?.productCategory;
     if (!firstId) throw new Error('The seeded catalogue is empty');
     const detailPath = `/api/products/${firstId}`;
-    const detailRes = await fetch(shopUrl + detailPath);
+    const detailRes = await fetch(shopUrl + detailPath, { headers: IDENTITY });
     const detail = await detailRes.text();
     const br = await fetch(shopUrl + LIST, { headers: BROWSER_ENCODINGS });
     bare = await startBare(

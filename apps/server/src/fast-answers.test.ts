@@ -101,6 +101,16 @@ describe('catalogue answers sent ahead of fastify', () => {
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('gives every request its own id on headers it otherwise shares with the others', async () => {
+    const answers = [];
+    for (let i = 0; i < 3; i += 1) answers.push((await secondAnswer('/api/products')).res);
+    const ids = answers.map((res) => res.headers.get('x-request-id') ?? '');
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(3);
+    const [first, ...others] = answers.map((res) => stable(fetchHeaders(res)));
+    for (const headers of others) expect(headers).toEqual(first);
+  });
+
   it('sends the brotli form to a browser and a 304 to a client that has the answer', async () => {
     const br = { 'accept-encoding': 'gzip, deflate, br' };
     // Node's fetch decompresses; the raw bytes are compared through inject's rawPayload instead.
