@@ -92,6 +92,8 @@ async function runEngine(
   );
   try {
     await waitFor(`${base}/api/health`);
+    // Shoppers see pages before they pay: the server has rendered one, as in a shop that is open.
+    await (await fetch(`${base}/`)).text();
     const admin = await call<{ token: string }>('POST', '/api/users/login', null, ADMIN);
     const customers = await Promise.all(
       Array.from({ length: CUSTOMERS }, async (_, i) => {

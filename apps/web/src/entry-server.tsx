@@ -1,5 +1,8 @@
 import { StrictMode } from 'react';
-import { prerenderToNodeStream } from 'react-dom/static';
+// The edge build, not the node one: React's node build keeps each render in an AsyncLocalStorage,
+// whose first use turns on async hooks for the whole process: every promise and tick of every later
+// API call then pays for them. The edge build looks for a global AsyncLocalStorage, which Node has not.
+import { prerender } from 'react-dom/static.edge';
 import { Provider } from 'react-redux';
 import { StaticRouter, matchPath } from 'react-router';
 import {
@@ -181,7 +184,7 @@ export const render: RenderPage = async (request: RenderRequest): Promise<Render
     }
   }
 
-  const { prelude } = await prerenderToNodeStream(
+  const { prelude } = await prerender(
     <StrictMode>
       <Provider store={store}>
         <ServerFavourites value={favourites}>
@@ -195,8 +198,7 @@ export const render: RenderPage = async (request: RenderRequest): Promise<Render
     // inline scripts, which the page's CSP refuses).
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
-  let html = '';
-  for await (const chunk of prelude) html += String(chunk);
+  const html = await new Response(prelude).text();
   const api = route.page === 'home' ? undefined : store.getState().api;
   const state: ServerState = {
     ...(api && { api: { queries: api.queries, mutations: api.mutations, provided: api.provided } }),

@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext } from '../../test/context.js';
 import { clearProducts, insertProduct } from '../../test/factories.js';
 import { buildWebApp } from '../../test/web-build.js';
@@ -173,6 +174,25 @@ describe('pages rendered on the server (issue 10)', () => {
     const unknown = await ctx.app.inject({ method: 'GET', url: '/shop/not-a-category' });
     expect(unknown.statusCode).toBe(302);
     expect(unknown.headers.location).toBe('/');
+  });
+
+  it('renders without AsyncLocalStorage, so no page turns on async hooks for every later call', async () => {
+    // Once any AsyncLocalStorage is entered, every promise and tick in the process runs async hooks
+    // (React's node build entered one per render): API calls made after a page view paid for them.
+    const run = vi.spyOn(AsyncLocalStorage.prototype, 'run');
+    const enterWith = vi.spyOn(AsyncLocalStorage.prototype, 'enterWith');
+    try {
+      for (const url of ['/', '/shop/retro-games', `/shop/retro-games/product/${zelda.id}`]) {
+        const res = await ctx.app.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(200);
+        expect(res.body).toContain('<div id="root"><');
+      }
+      expect(run).not.toHaveBeenCalled();
+      expect(enterWith).not.toHaveBeenCalled();
+    } finally {
+      run.mockRestore();
+      enterWith.mockRestore();
+    }
   });
 
   it('uses PUBLIC_URL for canonical and image URLs, whatever Host the request names', async () => {
