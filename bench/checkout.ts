@@ -76,7 +76,10 @@ async function runEngine(
   const engine = `${engineName}, ${setting}`;
   const server = spawn(
     process.execPath,
-    [...(process.env.BENCH_SERVER_ARGS?.split(' ') ?? []), join(root, 'apps/server/dist/main.js')],
+    [
+      ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
+      join(root, 'apps/server/dist/main.js'),
+    ],
     {
       env: {
         ...process.env,
