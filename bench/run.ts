@@ -193,12 +193,11 @@ async function measureShop(run: ShopRun, dataDir: string) {
     // The list's share of the bare server (the target) from two more alternations of the pair: on a
     // shared machine one pair's ratio swings by about ten points between runs; the median of the three
     // is the figure, all three are reported.
-    const listShares = [results[0]!.reqPerSec / results[2]!.reqPerSec];
     for (const again of [ROUTES.listAgain, ROUTES.listThird]) {
-      const shop = await load(run.label, again, shopUrl + LIST);
-      const yardstick = await load(bareSameBytes(run.label), again, bare.url + SAME + LIST);
-      results.push(shop, yardstick);
-      listShares.push(shop.reqPerSec / yardstick.reqPerSec);
+      results.push(
+        await load(run.label, again, shopUrl + LIST),
+        await load(bareSameBytes(run.label), again, bare.url + SAME + LIST),
+      );
     }
     results.push(
       await loadUndici(run.label, ROUTES.listUndici, shopUrl + LIST),
@@ -212,11 +211,10 @@ async function measureShop(run: ShopRun, dataDir: string) {
       await load(run.label, ROUTES.productPage, `${shopUrl}/shop/${firstCategory}/product/${firstId}`),
     );
     // The list once more after the pages: a shop that has just rendered pages answers it more slowly.
-    const afterPages = [
+    results.push(
       await load(run.label, ROUTES.listAfterPages, shopUrl + LIST),
       await load(bareSameBytes(run.label), ROUTES.listAfterPages, bare.url + SAME + LIST),
-    ];
-    results.push(...afterPages);
+    );
     const sizes = {
       products: products.length,
       list: Buffer.byteLength(list),
@@ -226,7 +224,7 @@ async function measureShop(run: ShopRun, dataDir: string) {
       detail: Buffer.byteLength(detail),
     };
     const js = await initialJsGzipBytes(shopUrl);
-    return { results, sizes, js, listShares };
+    return { results, sizes, js };
   } finally {
     if (bare) await bare.stop();
     await stopChild(shop);
@@ -249,7 +247,6 @@ async function main() {
   }
 
   const results: Result[] = [];
-  const listShares = new Map<string, number[]>();
   let first: Awaited<ReturnType<typeof measureShop>> | undefined;
   for (const run of runs) {
     const dataDir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-'));
@@ -257,7 +254,6 @@ async function main() {
       const measured = await measureShop(run, dataDir);
       first ??= measured;
       results.push(...measured.results);
-      listShares.set(run.label, measured.listShares);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -268,14 +264,16 @@ async function main() {
     results.find((r) => r.server === server && r.route === route);
   const ratio = (server: string, route: string, yardstick: (label: string) => string) =>
     (find(server, route)?.reqPerSec ?? 0) / (find(yardstick(server), route)?.reqPerSec ?? Number.NaN);
-  const percent = (server: string, route: string, yardstick: (label: string) => string) =>
-    `${(ratio(server, route, yardstick) * 100).toFixed(0)}%`;
   const asPercent = (share: number) => `${(share * 100).toFixed(0)}%`;
+  const percent = (server: string, route: string, yardstick: (label: string) => string) =>
+    asPercent(ratio(server, route, yardstick));
+  const listShares = (label: string) =>
+    [ROUTES.list, ROUTES.listAgain, ROUTES.listThird].map((route) => ratio(label, route, bareSameBytes));
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const listShare = (label: string) => median(listShares.get(label) ?? [Number.NaN]);
+  const listShare = (label: string) => median(listShares(label));
   const ratios = runs.map(
     (run) =>
-      `- ${run.label}: list ${asPercent(listShare(run.label))} of the bare server sending the same response (headers too; median of three alternations: ${(listShares.get(run.label) ?? []).map(asPercent).join(', ')}; ${percent(run.label, ROUTES.listAfterPages, bareSameBytes)} right after the pages), ${percent(run.label, ROUTES.list, bareBeside)} of one sending the body alone (first pair); detail ${percent(run.label, ROUTES.detail, bareSameBytes)} / ${percent(run.label, ROUTES.detail, bareBeside)}.`,
+      `- ${run.label}: list ${asPercent(listShare(run.label))} of the bare server sending the same response (headers too; median of three alternations: ${listShares(run.label).map(asPercent).join(', ')}; ${percent(run.label, ROUTES.listAfterPages, bareSameBytes)} right after the pages), ${percent(run.label, ROUTES.list, bareBeside)} of one sending the body alone (first pair); detail ${percent(run.label, ROUTES.detail, bareSameBytes)} / ${percent(run.label, ROUTES.detail, bareBeside)}.`,
   );
   const { sizes, js } = first;
   const headline = runs[0]!.label;

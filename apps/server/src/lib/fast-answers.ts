@@ -58,6 +58,7 @@ export function createFastAnswers({
 }: FastAnswersOptions): FastAnswers {
   let closing = false;
   const vary = cors ? 'Origin, Accept-Encoding' : 'Accept-Encoding';
+  const apiHeaders = Object.entries(headers).flat();
 
   /**
    * The headers of an answer in one form (plain, gzip, brotli or 304) as node's flat [name, value, ...]
@@ -71,8 +72,7 @@ export function createFastAnswers({
     const form = choice.status === 200 ? (choice.encoding ?? 200) : choice.status;
     let list = lists.get(form);
     if (list === undefined) {
-      list = Object.entries(headers).flatMap((header) => header);
-      list.push('etag', found.etag, 'cache-control', CACHED_ANSWER_CACHE_CONTROL, 'vary', vary);
+      list = [...apiHeaders, 'etag', found.etag, 'cache-control', CACHED_ANSWER_CACHE_CONTROL, 'vary', vary];
       if (choice.status === 200) {
         list.push('content-type', 'application/json; charset=utf-8');
         if (choice.encoding) list.push('content-encoding', choice.encoding);
