@@ -153,7 +153,8 @@ describe('AdminOrderPage: Refund', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
     const input = within(refundForm()!).getByLabelText(field);
     expect(input).toHaveAttribute('aria-invalid', 'true');
-    expect(input).toHaveFocus();
+    // Focus moves in an effect that React runs after the commit that shows the text.
+    await waitFor(() => expect(input).toHaveFocus());
     expect(input).toHaveAccessibleDescription(expect.stringContaining(message.replace('Error: ', '')));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(refunds).toEqual([]);
@@ -181,7 +182,8 @@ describe('AdminOrderPage: Refund', () => {
 
     const status = await screen.findByText('Refunded $10.00. The customer will be e-mailed.');
     expect(status).toHaveAttribute('role', 'status');
-    expect(status).toHaveFocus();
+    // Focus moves in an effect that React runs after the commit that shows the text.
+    await waitFor(() => expect(status).toHaveFocus());
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(refunds).toEqual([{ amount: 10, reason: 'Scratched box', restock: true }]);
     await waitFor(() => expect(factOf('Amount Refunded')).toHaveTextContent('$10.00'));

@@ -331,7 +331,8 @@ describe("Order detail: 'Cancel order'", () => {
     expect(status).toHaveTextContent(
       'Your order was cancelled. $59.97 is on its way back to you; we have e-mailed you the details.',
     );
-    expect(status).toHaveFocus();
+    // Focus moves in an effect that React runs after the commit that shows the text.
+    await waitFor(() => expect(status).toHaveFocus());
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(cancelButton()).not.toBeInTheDocument();
     expect(cancels).toEqual([order._id]);
