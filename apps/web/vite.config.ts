@@ -35,6 +35,11 @@ export default defineConfig(({ isSsrBuild, mode }) => {
       sourcemap: false,
       target: 'es2022',
       copyPublicDir: !isSsrBuild,
+      // One stylesheet for the whole app, which every page has from the start (linked by index.html, or
+      // written into the pages the server renders). Split, a lazy chunk named it as a dependency, and
+      // Vite's loader, seeing no <link> for it on a server-rendered page, downloaded it again and
+      // held the chunk until it had (issue 10: the product page's start).
+      cssCodeSplit: false,
       rolldownOptions: {
         output: {
           // The browser: everything the first page needs in one file (split, it compresses worse and

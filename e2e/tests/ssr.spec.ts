@@ -30,6 +30,12 @@ test('catalogue pages arrive rendered and hydrate without a console error', asyn
   );
 
   const errors = watchConsole(page);
+  // The stylesheet is in each page: nothing asks for it again (a lazy chunk once did, and waited for it).
+  const stylesheets: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'stylesheet' || /\.css(\?|$)/.test(request.url()))
+      stylesheets.push(request.url());
+  });
   for (const [path, heading] of [
     ['/', 'Level up your collection'],
     ['/shop/retro-games', 'Retro Games'],
@@ -44,6 +50,7 @@ test('catalogue pages arrive rendered and hydrate without a console error', asyn
   await page.keyboard.press('Escape');
   await expectHydrated(page, 'Retro Games', /\/shop\/retro-games$/);
   expect(errors).toEqual([]);
+  expect(stylesheets).toEqual([]);
 });
 
 test('the pages read without JavaScript: content, prices and links are in the HTML', async ({
