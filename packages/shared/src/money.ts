@@ -17,14 +17,31 @@ export function toDollars(cents: Cents): number {
   return cents / 100;
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+let usd: Intl.NumberFormat | undefined;
 
-/** 1999 -> "$19.99"; 123456 -> "$1,234.56". */
+/** Intl's own answer, for the amounts the arithmetic below leaves to it (fractions of a cent, NaN, -0). */
+function intlUsd(dollars: number): string {
+  usd ??= new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+  return usd.format(dollars);
+}
+
+/**
+ * 1999 -> "$19.99"; 123456 -> "$1,234.56"; -500 -> "-$5.00": what Intl.NumberFormat('en-US', USD)
+ * writes, by arithmetic. A page in the browser then creates no number format as it starts: the first
+ * one loads the locale's data, which took 12 ms of the app's start on the benchmark machine (issue 10).
+ */
 export function formatCents(cents: Cents): string {
-  return usd.format(cents / 100);
+  if (!Number.isSafeInteger(cents) || Object.is(cents, -0)) return intlUsd(cents / 100);
+  const abs = Math.abs(cents);
+  const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${cents < 0 ? '-' : ''}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
 }
 
 /** 19.99 -> "$19.99" for values already in dollars (the spec's API fields). */
 export function formatDollars(dollars: number): string {
-  return usd.format(dollars);
+  const cents = Math.round(dollars * 100);
+  // Whole cents (every amount the shop has) by arithmetic; anything else as Intl rounds it.
+  return Math.abs(dollars * 100 - cents) < 1e-6 && cents / 100 === dollars
+    ? formatCents(cents)
+    : intlUsd(dollars);
 }
