@@ -269,8 +269,11 @@ async function main() {
     asPercent(ratio(server, route, yardstick));
   const listShares = (label: string) =>
     [ROUTES.list, ROUTES.listAgain, ROUTES.listThird].map((route) => ratio(label, route, bareSameBytes));
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const listShare = (label: string) => median(listShares(label));
+  const listShare = (label: string) =>
+    percentile(
+      [...listShares(label)].sort((a, b) => a - b),
+      50,
+    );
   const ratios = runs.map(
     (run) =>
       `- ${run.label}: list ${asPercent(listShare(run.label))} of the bare server sending the same response (headers too; median of three alternations: ${listShares(run.label).map(asPercent).join(', ')}; ${percent(run.label, ROUTES.listAfterPages, bareSameBytes)} right after the pages), ${percent(run.label, ROUTES.list, bareBeside)} of one sending the body alone (first pair); detail ${percent(run.label, ROUTES.detail, bareSameBytes)} / ${percent(run.label, ROUTES.detail, bareBeside)}.`,
