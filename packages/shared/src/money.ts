@@ -41,7 +41,5 @@ export function formatCents(cents: Cents): string {
 export function formatDollars(dollars: number): string {
   const cents = Math.round(dollars * 100);
   // Whole cents (every amount the shop has) by arithmetic; anything else as Intl rounds it.
-  return Math.abs(dollars * 100 - cents) < 1e-6 && cents / 100 === dollars
-    ? formatCents(cents)
-    : intlUsd(dollars);
+  return cents / 100 === dollars ? formatCents(cents) : intlUsd(dollars);
 }
