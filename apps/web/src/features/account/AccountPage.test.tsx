@@ -125,7 +125,8 @@ describe('AccountPage', () => {
       token: 'fresh.token.1',
     });
     // Saved: the e-mail is the saved one again, so the password field goes away (and is forgotten).
-    expect(details.queryByLabelText('Current Password')).not.toBeInTheDocument();
+    // The profile cache is updated after the mutation settles (api.ts), a render after the message.
+    await waitFor(() => expect(details.queryByLabelText('Current Password')).not.toBeInTheDocument());
     expect(mock).toHaveBeenCalledTimes(2);
   });
 
