@@ -108,7 +108,7 @@ export interface AppDeps {
   /**
    * LISTEN on the database (DatabaseHandle.listen). With it, a catalogue change on one instance drops
    * the cached catalogue of every other instance at once (issue 13); without it, they see the change
-   * when their cache entries expire (2 s).
+   * when their cache entries are refreshed (within 4 s: two of the cache's 2 s lifetimes).
    */
   listen?: DatabaseHandle['listen'];
 }

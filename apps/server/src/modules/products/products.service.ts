@@ -57,7 +57,10 @@ export interface ProductsService {
 
 export interface ProductsServiceOptions {
   db: Database;
-  /** How long a cached answer may be served; bounds staleness after a write on another instance. */
+  /**
+   * How long a cached answer is fresh. A busy answer is served for one TTL more while it is refreshed,
+   * so a write on another instance whose message is lost is seen within two.
+   */
   cacheTtlMs?: number;
   /** Bounds memory: every distinct search text is a key. */
   cacheMaxEntries?: number;
@@ -205,8 +208,9 @@ const UUID_CHARS = 36;
 /** At most 500,000 ids (18 MB) in the ordered-id lists of all categories and searches together. */
 const ID_CHARS_MAX = UUID_CHARS * 500_000;
 
-interface CacheEntry {
-  answer: CachedAnswer;
+/** A cached value and when its TTL runs out. */
+interface Kept<T> {
+  value: T;
   expiresAt: number;
 }
 
@@ -219,9 +223,9 @@ export function createProductsService({
   publicUrl = relativeUrls,
   onInvalidate,
 }: ProductsServiceOptions): ProductsService {
-  const cache = new Map<string, CacheEntry>();
+  const cache = new Map<string, Kept<CachedAnswer>>();
   // Ordered ids per category and search (orderedIds), and their total size in characters.
-  const idLists = new Map<string, { ids: string; expiresAt: number }>();
+  const idLists = new Map<string, Kept<string>>();
   const idsInFlight = new Map<string, Promise<string>>();
   let idChars = 0;
   // Concurrent misses for one key share one query instead of stampeding the database.
@@ -229,16 +233,40 @@ export function createProductsService({
   // A query that started before an invalidation must not put its (stale) answer in the cache.
   let generation = 0;
 
+  /**
+   * The kept value while its TTL runs. Past it, for one TTL more, still the kept value while a single
+   * refresh runs (stale-while-revalidate): the shoppers of a busy page never queue behind its refresh,
+   * and staleness stays bounded (a write drops everything at once, so only the TTL's own bound grows,
+   * from one TTL to two). Older or missing: the load's promise, shared by all who ask meanwhile, so
+   * concurrent misses make one query instead of stampeding the database.
+   */
+  function fresh<T>(
+    kept: Kept<T> | undefined,
+    key: string,
+    inFlight: Map<string, Promise<T>>,
+    load: () => Promise<T>,
+  ): T | Promise<T> {
+    const at = now();
+    if (kept && kept.expiresAt > at) return kept.value;
+    let pending = inFlight.get(key);
+    if (!pending) {
+      const promise = load().finally(() => {
+        if (inFlight.get(key) === promise) inFlight.delete(key);
+      });
+      // A refresh nobody waits for must not fail unhandled; who waits sees its error.
+      promise.catch(() => {});
+      inFlight.set(key, promise);
+      pending = promise;
+    }
+    return kept && kept.expiresAt + cacheTtlMs > at ? kept.value : pending;
+  }
+
   function cached(key: string, load: () => Promise<unknown>): MaybeAnswer {
     const hit = cache.get(key);
-    if (hit && hit.expiresAt > now()) return hit.answer;
-    const pending = inFlight.get(key);
-    if (pending) return pending;
-
     const startedAt = generation;
-    const loadAndStore = async () => {
+    return fresh(hit, key, inFlight, async () => {
       // An expired entry whose bytes did not change keeps its ETag and compressed forms.
-      const answer = cachedAnswer(JSON.stringify(await load()), hit?.answer);
+      const answer = cachedAnswer(JSON.stringify(await load()), hit?.value);
       if (generation === startedAt) {
         if (cache.size >= cacheMaxEntries) {
           // Map iteration is insertion order: drop the oldest entry.
@@ -246,15 +274,10 @@ export function createProductsService({
           if (!oldest.done) cache.delete(oldest.value);
         }
         cache.delete(key);
-        cache.set(key, { answer, expiresAt: now() + cacheTtlMs });
+        cache.set(key, { value: answer, expiresAt: now() + cacheTtlMs });
       }
       return answer;
-    };
-    const promise = loadAndStore().finally(() => {
-      if (inFlight.get(key) === promise) inFlight.delete(key);
     });
-    inFlight.set(key, promise);
-    return promise;
   }
 
   async function list(query: ProductListQuery): Promise<ProductList | ProductListResponse> {
@@ -302,12 +325,8 @@ export function createProductsService({
    */
   function orderedIds(query: ProductListQuery, where: SQL | undefined): Promise<string> | string {
     const key = `${query.category ?? ''}\u0000${query.q ?? ''}`;
-    const hit = idLists.get(key);
-    if (hit && hit.expiresAt > now()) return hit.ids;
-    const pending = idsInFlight.get(key);
-    if (pending) return pending;
     const startedAt = generation;
-    const load = async () => {
+    return fresh(idLists.get(key), key, idsInFlight, async () => {
       const [row] = await db
         .select({
           ids: sql<string>`coalesce(string_agg(${products.id}::text, '' order by ${products.name}, ${products.id}), '')`,
@@ -317,28 +336,23 @@ export function createProductsService({
       const ids = row?.ids ?? '';
       if (generation === startedAt) keepIds(key, ids);
       return ids;
-    };
-    const promise = load().finally(() => {
-      if (idsInFlight.get(key) === promise) idsInFlight.delete(key);
     });
-    idsInFlight.set(key, promise);
-    return promise;
   }
 
   function keepIds(key: string, ids: string) {
     const old = idLists.get(key);
     if (old) {
       idLists.delete(key);
-      idChars -= old.ids.length;
+      idChars -= old.value.length;
     }
     if (ids.length > ID_CHARS_MAX) return;
     // Map iteration is insertion order: drop the oldest lists until this one fits.
     for (const [oldestKey, oldest] of idLists) {
       if (idChars + ids.length <= ID_CHARS_MAX) break;
       idLists.delete(oldestKey);
-      idChars -= oldest.ids.length;
+      idChars -= oldest.value.length;
     }
-    idLists.set(key, { ids, expiresAt: now() + cacheTtlMs });
+    idLists.set(key, { value: ids, expiresAt: now() + cacheTtlMs });
     idChars += ids.length;
   }
 
