@@ -19,6 +19,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { type ProductRow, productImages, productReviews, products, users } from '../../db/schema/index.js';
 import { type AuthUser, adminOnly } from '../../lib/access.js';
 import { type CachedAnswer, type MaybeAnswer, cachedAnswer } from '../../lib/cached-answer.js';
+import { keptValues } from '../../lib/kept.js';
 import { notFound } from '../../lib/errors.js';
 import type { Storage } from '../../lib/storage.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
@@ -208,12 +209,6 @@ const UUID_CHARS = 36;
 /** At most 500,000 ids (18 MB) in the ordered-id lists of all categories and searches together. */
 const ID_CHARS_MAX = UUID_CHARS * 500_000;
 
-/** A cached value and when its TTL runs out. */
-interface Kept<T> {
-  value: T;
-  expiresAt: number;
-}
-
 export function createProductsService({
   db,
   cacheTtlMs = 2000,
@@ -223,61 +218,19 @@ export function createProductsService({
   publicUrl = relativeUrls,
   onInvalidate,
 }: ProductsServiceOptions): ProductsService {
-  const cache = new Map<string, Kept<CachedAnswer>>();
-  // Ordered ids per category and search (orderedIds), and their total size in characters.
-  const idLists = new Map<string, Kept<string>>();
-  const idsInFlight = new Map<string, Promise<string>>();
-  let idChars = 0;
-  // Concurrent misses for one key share one query instead of stampeding the database.
-  const inFlight = new Map<string, Promise<CachedAnswer>>();
-  // A query that started before an invalidation must not put its (stale) answer in the cache.
-  let generation = 0;
-
-  /**
-   * The kept value while its TTL runs. Past it, for one TTL more, still the kept value while a single
-   * refresh runs (stale-while-revalidate): the shoppers of a busy page never queue behind its refresh,
-   * and staleness stays bounded (a write drops everything at once, so only the TTL's own bound grows,
-   * from one TTL to two). Older or missing: the load's promise, shared by all who ask meanwhile, so
-   * concurrent misses make one query instead of stampeding the database.
-   */
-  function fresh<T>(
-    kept: Kept<T> | undefined,
-    key: string,
-    inFlight: Map<string, Promise<T>>,
-    load: () => Promise<T>,
-  ): T | Promise<T> {
-    const at = now();
-    if (kept && kept.expiresAt > at) return kept.value;
-    let pending = inFlight.get(key);
-    if (!pending) {
-      const promise = load().finally(() => {
-        if (inFlight.get(key) === promise) inFlight.delete(key);
-      });
-      // A refresh nobody waits for must not fail unhandled; who waits sees its error.
-      promise.catch(() => {});
-      inFlight.set(key, promise);
-      pending = promise;
-    }
-    return kept && kept.expiresAt + cacheTtlMs > at ? kept.value : pending;
-  }
+  // Serialized answers, and the ordered ids of each category and search (orderedIds); both are
+  // dropped at once on a write, and refreshed while served past their TTL (lib/kept.ts).
+  const answers = keptValues<CachedAnswer>({ ttlMs: cacheTtlMs, now, maxEntries: cacheMaxEntries });
+  const idLists = keptValues<string>({
+    ttlMs: cacheTtlMs,
+    now,
+    sizeOf: (ids) => ids.length,
+    maxSize: ID_CHARS_MAX,
+  });
 
   function cached(key: string, load: () => Promise<unknown>): MaybeAnswer {
-    const hit = cache.get(key);
-    const startedAt = generation;
-    return fresh(hit, key, inFlight, async () => {
-      // An expired entry whose bytes did not change keeps its ETag and compressed forms.
-      const answer = cachedAnswer(JSON.stringify(await load()), hit?.value);
-      if (generation === startedAt) {
-        if (cache.size >= cacheMaxEntries) {
-          // Map iteration is insertion order: drop the oldest entry.
-          const oldest = cache.keys().next();
-          if (!oldest.done) cache.delete(oldest.value);
-        }
-        cache.delete(key);
-        cache.set(key, { value: answer, expiresAt: now() + cacheTtlMs });
-      }
-      return answer;
-    });
+    // An expired entry whose bytes did not change keeps its ETag and compressed forms.
+    return answers.get(key, async (previous) => cachedAnswer(JSON.stringify(await load()), previous));
   }
 
   async function list(query: ProductListQuery): Promise<ProductList | ProductListResponse> {
@@ -325,35 +278,15 @@ export function createProductsService({
    */
   function orderedIds(query: ProductListQuery, where: SQL | undefined): Promise<string> | string {
     const key = `${query.category ?? ''}\u0000${query.q ?? ''}`;
-    const startedAt = generation;
-    return fresh(idLists.get(key), key, idsInFlight, async () => {
+    return idLists.get(key, async () => {
       const [row] = await db
         .select({
           ids: sql<string>`coalesce(string_agg(${products.id}::text, '' order by ${products.name}, ${products.id}), '')`,
         })
         .from(products)
         .where(where);
-      const ids = row?.ids ?? '';
-      if (generation === startedAt) keepIds(key, ids);
-      return ids;
+      return row?.ids ?? '';
     });
-  }
-
-  function keepIds(key: string, ids: string) {
-    const old = idLists.get(key);
-    if (old) {
-      idLists.delete(key);
-      idChars -= old.value.length;
-    }
-    if (ids.length > ID_CHARS_MAX) return;
-    // Map iteration is insertion order: drop the oldest lists until this one fits.
-    for (const [oldestKey, oldest] of idLists) {
-      if (idChars + ids.length <= ID_CHARS_MAX) break;
-      idLists.delete(oldestKey);
-      idChars -= oldest.value.length;
-    }
-    idLists.set(key, { value: ids, expiresAt: now() + cacheTtlMs });
-    idChars += ids.length;
   }
 
   async function get(id: string): Promise<Product> {
@@ -367,13 +300,8 @@ export function createProductsService({
   }
 
   function invalidateLocal() {
-    generation += 1;
-    cache.clear();
+    answers.clear();
     idLists.clear();
-    idChars = 0;
-    // Requests from now on must not join a query that may have read the old rows.
-    inFlight.clear();
-    idsInFlight.clear();
   }
 
   function invalidate() {
