@@ -101,6 +101,8 @@ export interface AppDeps {
   /** Tests use small numbers. */
   limits?: Partial<RateLimits>;
   productsCacheTtlMs?: number;
+  /** How long built sitemap files are kept (5 minutes); tests that change the catalogue use 0. */
+  sitemapTtlMs?: number;
   /** Defaults to PayPal when configured, else the demo provider. */
   paymentProvider?: PaymentProvider;
   /** Tests move time (order holds, reset link expiry, rate limit windows). */
@@ -432,7 +434,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       onStreamError: (error) => app.log.error({ err: error }, 'backup stopped half-way'),
     }),
   });
-  await app.register(seoRoutes, { db, config });
+  await app.register(seoRoutes, {
+    db,
+    config,
+    ...(deps.sitemapTtlMs !== undefined ? { sitemapTtlMs: deps.sitemapTtlMs } : {}),
+  });
   await webRoutes(app, {
     webDistDir: config.webDistDir,
     uploadsDir: config.uploadsDir,

@@ -4,9 +4,9 @@ import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * A JSON answer kept in memory with what it takes to send it cheaply again and again: its ETag (so a
- * client that has it gets a 304 and no body) and its gzip and brotli forms, each made once, on first
- * demand, instead of once per request.
+ * An answer (the catalogue's JSON, the sitemap's XML) kept in memory with what it takes to send it
+ * cheaply again and again: its ETag (so a client that has it gets a 304 and no body) and its gzip and
+ * brotli forms, each made once, on first demand, instead of once per request.
  */
 export interface CachedAnswer {
   /**
@@ -29,11 +29,11 @@ const ENCODINGS = ['br', 'gzip'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
 
 /**
- * Wraps serialized JSON. When `previous` holds the same bytes (a cache entry refilled after its TTL
- * with nothing changed), its compressed forms are kept rather than made again.
+ * Wraps a serialized answer. When `previous` holds the same bytes (a cache entry refilled after its
+ * TTL with nothing changed), its compressed forms are kept rather than made again.
  */
-export function cachedAnswer(json: string, previous?: CachedAnswer): CachedAnswer {
-  const body = Buffer.from(json);
+export function cachedAnswer(text: string, previous?: CachedAnswer): CachedAnswer {
+  const body = Buffer.from(text);
   if (previous && previous.body.equals(body)) return previous;
   // Weak: the gzip, brotli and plain forms are the same answer (RFC 9110 section 8.8.1).
   const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
@@ -75,9 +75,10 @@ export function sendCachedAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: MaybeAnswer,
+  kind: AnswerKind = JSON_ANSWER,
 ): Promise<void> | undefined {
-  if (answer instanceof Promise) return answer.then((ready) => send(request, reply, ready));
-  send(request, reply, answer);
+  if (answer instanceof Promise) return answer.then((ready) => send(request, reply, ready, kind));
+  send(request, reply, answer, kind);
   return undefined;
 }
 
@@ -101,19 +102,31 @@ export function chooseAnswer(
 /** Browsers and shared caches may keep it, but must ask again (a 304 is cheap) before using it. */
 export const CACHED_ANSWER_CACHE_CONTROL = 'no-cache';
 
-function send(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): void {
+/** What a cached answer is sent as: its media type and how long others may keep it. */
+export interface AnswerKind {
+  contentType: string;
+  cacheControl: string;
+}
+
+/** The catalogue's answers. */
+export const JSON_ANSWER: AnswerKind = {
+  contentType: 'application/json; charset=utf-8',
+  cacheControl: CACHED_ANSWER_CACHE_CONTROL,
+};
+
+function send(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, kind: AnswerKind): void {
   // Added to what is there: with CORS the answer also varies by Origin (set by @fastify/cors).
   const vary = reply.getHeader('vary');
   reply
     .header('etag', answer.etag)
-    .header('cache-control', CACHED_ANSWER_CACHE_CONTROL)
+    .header('cache-control', kind.cacheControl)
     .header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
   const choice = chooseAnswer(answer, request.headers['if-none-match'], request.headers['accept-encoding']);
   if (choice.status === 304) {
     reply.code(304).send();
     return;
   }
-  reply.type('application/json; charset=utf-8');
+  reply.type(kind.contentType);
   if (choice.encoding) reply.header('content-encoding', choice.encoding);
   reply.send(choice.body);
 }

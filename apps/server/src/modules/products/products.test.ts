@@ -207,7 +207,9 @@ describe('catalogue', () => {
         expect(body).toMatchObject({ page, totalPage: 5, total: 9 });
         paged.push(...body.products.map((p: Product) => p._id));
       }
-      paged.push(...(await list('?category=puzzles&limit=2&page=5')).body.products.map((p: Product) => p._id));
+      paged.push(
+        ...(await list('?category=puzzles&limit=2&page=5')).body.products.map((p: Product) => p._id),
+      );
       expect(paged).toEqual(whole);
       expect(new Set(paged)).toEqual(new Set(made.map((p) => p.id)));
     });
@@ -467,7 +469,9 @@ describe('catalogue cache', () => {
       service.invalidate();
       const third = await service.list({ q: 'counted comet', page: 3, limit: 2 });
       expect(third).toMatchObject({ total: 6, totalPage: 3 });
-      expect(third).toMatchObject({ products: [{ productName: 'Counted Comet 4' }, { productName: 'Counted Comet 5' }] });
+      expect(third).toMatchObject({
+        products: [{ productName: 'Counted Comet 4' }, { productName: 'Counted Comet 5' }],
+      });
       expect(select).toHaveBeenCalledTimes(2);
     } finally {
       select.mockRestore();

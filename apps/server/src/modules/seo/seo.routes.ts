@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
+import { sendCachedAnswer } from '../../lib/cached-answer.js';
 import type { App } from '../../lib/http.js';
 import { siteBase } from '../../lib/urls.js';
 import { createSeoService } from './seo.service.js';
@@ -15,6 +16,8 @@ export interface SeoRoutesOptions {
   config: Pick<Config, 'publicUrl' | 'port'>;
   /** URLs per sitemap file (default: the protocol's 50,000). */
   pageSize?: number;
+  /** How long built sitemap files are kept (default SITEMAP_TTL_MS). */
+  sitemapTtlMs?: number;
 }
 
 /** Crawlers fetch these often; an hour of staleness costs nothing (issue 10). */
@@ -23,8 +26,12 @@ const CACHE_CONTROL = 'public, max-age=3600';
 const PageParams = z.object({ page: z.coerce.number().int() });
 
 /** robots.txt and the sitemap (issue 10): what search engines may crawl, and every public page. */
-export async function seoRoutes(app: App, { db, config, pageSize }: SeoRoutesOptions) {
-  const seo = createSeoService({ db, ...(pageSize !== undefined ? { pageSize } : {}) });
+export async function seoRoutes(app: App, { db, config, pageSize, sitemapTtlMs }: SeoRoutesOptions) {
+  const seo = createSeoService({
+    db,
+    ...(pageSize !== undefined ? { pageSize } : {}),
+    ...(sitemapTtlMs !== undefined ? { ttlMs: sitemapTtlMs } : {}),
+  });
   const base = (request: FastifyRequest) => siteBase(request, config.publicUrl, config.port);
 
   app.get('/robots.txt', { config: { access: 'public' } }, async (request, reply) =>
@@ -34,20 +41,15 @@ export async function seoRoutes(app: App, { db, config, pageSize }: SeoRoutesOpt
       .send(seo.robotsTxt(base(request))),
   );
 
-  app.get('/sitemap.xml', { config: { access: 'public' } }, async (request, reply) =>
-    reply
-      .header('cache-control', CACHE_CONTROL)
-      .type('application/xml; charset=utf-8')
-      .send((await seo.sitemap(base(request))).xml),
+  // Sent from the kept files with an ETag (a 304 when the crawler has them) and compressed once.
+  const xml = { contentType: 'application/xml; charset=utf-8', cacheControl: CACHE_CONTROL };
+  const files = { config: { access: 'public' }, compress: false } as const;
+
+  app.get('/sitemap.xml', files, (request, reply) =>
+    sendCachedAnswer(request, reply, seo.sitemap(base(request)), xml),
   );
 
-  app.get(
-    '/sitemap-:page(^\\d{1,9}).xml',
-    { schema: { params: PageParams }, config: { access: 'public' } },
-    async (request, reply) =>
-      reply
-        .header('cache-control', CACHE_CONTROL)
-        .type('application/xml; charset=utf-8')
-        .send(await seo.sitemapPage(base(request), request.params.page)),
+  app.get('/sitemap-:page(^\\d{1,9}).xml', { ...files, schema: { params: PageParams } }, (request, reply) =>
+    sendCachedAnswer(request, reply, seo.sitemapPage(base(request), request.params.page), xml),
   );
 }

@@ -2,7 +2,9 @@ import { asc, isNull } from 'drizzle-orm';
 import { NAV_CATEGORIES, isCategory, navSlug } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
 import { products } from '../../db/schema/index.js';
+import { type CachedAnswer, type MaybeAnswer, cachedAnswer } from '../../lib/cached-answer.js';
 import { notFound } from '../../lib/errors.js';
+import { keptValues } from '../../lib/kept.js';
 
 /** sitemaps.org: at most 50,000 URLs per sitemap file; more go in pages listed by a sitemapindex. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -36,24 +38,39 @@ export interface SitemapUrl {
   lastmod: Date | undefined;
 }
 
-export interface SitemapAnswer {
-  kind: 'urlset' | 'sitemapindex';
-  xml: string;
-}
+/**
+ * How long the sitemap's files are kept once built. Building them reads the whole catalogue (about
+ * 0.8 s for 100,000 products here), so a crawler, or ten, asking for them must not do it each time;
+ * crawlers keep them an hour anyway (Cache-Control). Not dropped on catalogue writes: every order
+ * changes the stock, which the sitemap does not show.
+ */
+export const SITEMAP_TTL_MS = 5 * 60_000;
+/** Sites (PUBLIC_URL, or each Host asked for without it) whose sitemap files are kept at once. */
+const SITEMAP_SITES_KEPT = 4;
 
 export interface SeoService {
   /** robots.txt for the shop reached at `base` (an origin, or PUBLIC_URL with its path). */
   robotsTxt(base: string): string;
   /** The `urlset` of every public page, or a `sitemapindex` of its pages when there are too many. */
-  sitemap(base: string): Promise<SitemapAnswer>;
+  sitemap(base: string): MaybeAnswer;
   /** Page `page` (1-based) of the sitemap; 404 `Sitemap page not found` past the last one. */
-  sitemapPage(base: string, page: number): Promise<string>;
+  sitemapPage(base: string, page: number): MaybeAnswer;
 }
 
 export interface SeoServiceOptions {
   db: Database;
   /** URLs per sitemap file; tests page with a handful. */
   pageSize?: number;
+  /** How long built files are kept (SITEMAP_TTL_MS); tests that change the catalogue use 0. */
+  ttlMs?: number;
+}
+
+/** The files of one site's sitemap, built together from one read of the catalogue. */
+interface SitemapFiles {
+  /** `/sitemap.xml`: the urlset itself when one file holds every URL, else the sitemapindex. */
+  main: CachedAnswer;
+  /** `/sitemap-N.xml`, N from 1. */
+  pages: CachedAnswer[];
 }
 
 export function escapeXml(text: string): string {
@@ -90,9 +107,14 @@ function sitemapIndex(base: string, pages: SitemapUrl[][]): string {
   return `${XML_DECLARATION}\n<sitemapindex xmlns="${XMLNS}">\n${body}\n</sitemapindex>\n`;
 }
 
-export function createSeoService({ db, pageSize = SITEMAP_MAX_URLS }: SeoServiceOptions): SeoService {
+export function createSeoService({
+  db,
+  pageSize = SITEMAP_MAX_URLS,
+  ttlMs = SITEMAP_TTL_MS,
+}: SeoServiceOptions): SeoService {
   if (!Number.isInteger(pageSize) || pageSize < 1)
     throw new Error('seo: pageSize must be a positive integer');
+  const built = keptValues<SitemapFiles>({ ttlMs, maxEntries: SITEMAP_SITES_KEPT });
 
   /** Home, every category, every product on sale: the pages a shopper reaches without an account. */
   async function publicUrls(): Promise<SitemapUrl[]> {
@@ -117,6 +139,17 @@ export function createSeoService({ db, pageSize = SITEMAP_MAX_URLS }: SeoService
     ];
   }
 
+  async function build(base: string): Promise<SitemapFiles> {
+    const pages = paged(await publicUrls());
+    const main = pages.length === 1 ? urlset(base, pages[0]!) : sitemapIndex(base, pages);
+    return { main: cachedAnswer(main), pages: pages.map((urls) => cachedAnswer(urlset(base, urls))) };
+  }
+
+  function fileOf(base: string, pick: (files: SitemapFiles) => CachedAnswer): MaybeAnswer {
+    const files = built.get(base, () => build(base));
+    return files instanceof Promise ? files.then(pick) : pick(files);
+  }
+
   function paged(urls: SitemapUrl[]): SitemapUrl[][] {
     const pages: SitemapUrl[][] = [];
     for (let start = 0; start < urls.length; start += pageSize)
@@ -136,16 +169,16 @@ export function createSeoService({ db, pageSize = SITEMAP_MAX_URLS }: SeoService
       ].join('\n');
     },
 
-    async sitemap(base) {
-      const urls = await publicUrls();
-      if (urls.length <= pageSize) return { kind: 'urlset', xml: urlset(base, urls) };
-      return { kind: 'sitemapindex', xml: sitemapIndex(base, paged(urls)) };
+    sitemap(base) {
+      return fileOf(base, (files) => files.main);
     },
 
-    async sitemapPage(base, page) {
-      const urls = paged(await publicUrls())[page - 1];
-      if (!urls) throw notFound('Sitemap page not found');
-      return urlset(base, urls);
+    sitemapPage(base, page) {
+      return fileOf(base, (files) => {
+        const file = files.pages[page - 1];
+        if (!file) throw notFound('Sitemap page not found');
+        return file;
+      });
     },
   };
 }

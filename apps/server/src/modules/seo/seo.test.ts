@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { products } from '../../db/schema/index.js';
 import { errorHandler } from '../../lib/errors.js';
 import type { App } from '../../lib/http.js';
@@ -35,7 +36,8 @@ describe('robots.txt and sitemap (issue 10)', () => {
   let ctx: TestContext;
   let admin: Awaited<ReturnType<typeof insertUser>>;
   beforeAll(async () => {
-    ctx = await createTestContext();
+    // Each test changes the catalogue straight in the database: built sitemap files are not kept.
+    ctx = await createTestContext({ app: { sitemapTtlMs: 0 } });
     admin = await insertUser(ctx.db, { isAdmin: true });
   });
   afterAll(() => ctx.close());
@@ -254,6 +256,63 @@ describe('robots.txt and sitemap (issue 10)', () => {
     });
   });
 
+  describe('built sitemap files, kept a while', () => {
+    it('answers from the files built first until their time is up, with an ETag, a 304 and br', async () => {
+      const first = await insertProduct(ctx.db, { category: 'puzzles' });
+      // Enough URLs for a body worth compressing (over 1 kB).
+      for (let i = 0; i < 10; i += 1) await insertProduct(ctx.db, { category: 'consoles' });
+      const app = await ctx.newApp({ sitemapTtlMs: 60_000 });
+      const select = vi.spyOn(ctx.db, 'select');
+      try {
+        const built = await get('/sitemap.xml', { host: HOST }, app);
+        expect(built.statusCode).toBe(200);
+        expect(built.body).toContain(first.id);
+        expect(select).toHaveBeenCalledTimes(1);
+        // A product added since: the kept file is answered, without reading the catalogue again.
+        const later = await insertProduct(ctx.db, { category: 'puzzles' });
+        const again = await get('/sitemap.xml', { host: HOST }, app);
+        expect(again.body).toBe(built.body);
+        expect(again.body).not.toContain(later.id);
+        expect((await get('/sitemap-1.xml', { host: HOST }, app)).body).toBe(built.body);
+        expect((await get('/sitemap-2.xml', { host: HOST }, app)).statusCode).toBe(404);
+        expect(select).toHaveBeenCalledTimes(1);
+
+        const etag = built.headers.etag as string;
+        expect(etag).toMatch(/^W\/"/);
+        expect(built.headers['cache-control']).toBe('public, max-age=3600');
+        const notModified = await get('/sitemap.xml', { host: HOST, 'if-none-match': etag }, app);
+        expect(notModified.statusCode).toBe(304);
+        expect(notModified.body).toBe('');
+        const br = await app.inject({
+          method: 'GET',
+          url: '/sitemap.xml',
+          headers: { host: HOST, 'accept-encoding': 'br' },
+        });
+        expect(br.headers['content-encoding']).toBe('br');
+        expect(br.headers['content-type']).toBe('application/xml; charset=utf-8');
+        expect(brotliDecompressSync(br.rawPayload).toString()).toBe(built.body);
+      } finally {
+        select.mockRestore();
+      }
+    });
+
+    it('builds the files once for crawlers asking at the same time', async () => {
+      await insertProduct(ctx.db, { category: 'consoles' });
+      const app = await ctx.newApp({ sitemapTtlMs: 60_000 });
+      const select = vi.spyOn(ctx.db, 'select');
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, () => get('/sitemap.xml', { host: HOST }, app)),
+        );
+        expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200]);
+        expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+        expect(select).toHaveBeenCalledTimes(1);
+      } finally {
+        select.mockRestore();
+      }
+    });
+  });
+
   describe('more URLs than one sitemap file holds', () => {
     // A small page instead of 50,000 rows: the same code path.
     const pagedApps: App[] = [];
@@ -262,7 +321,12 @@ describe('robots.txt and sitemap (issue 10)', () => {
       app.setValidatorCompiler(validatorCompiler);
       app.setSerializerCompiler(serializerCompiler);
       app.setErrorHandler(errorHandler);
-      await app.register(seoRoutes, { db: ctx.db, config: { publicUrl: undefined, port: 0 }, pageSize });
+      await app.register(seoRoutes, {
+        db: ctx.db,
+        config: { publicUrl: undefined, port: 0 },
+        pageSize,
+        sitemapTtlMs: 0,
+      });
       pagedApps.push(app);
       return app;
     };
