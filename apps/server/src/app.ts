@@ -49,7 +49,11 @@ import { productsRoutes } from './modules/products/products.routes.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { type ReviewsService, createReviewsService } from './modules/reviews/reviews.service.js';
 import { seoRoutes } from './modules/seo/seo.routes.js';
-import { type ProductsService, createProductsService } from './modules/products/products.service.js';
+import {
+  CATALOGUE_TTL_MS,
+  type ProductsService,
+  createProductsService,
+} from './modules/products/products.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { type UsersService, createUsersService } from './modules/users/users.service.js';
 import { webRoutes } from './modules/web/web.routes.js';
@@ -440,6 +444,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(deps.sitemapTtlMs !== undefined ? { sitemapTtlMs: deps.sitemapTtlMs } : {}),
   });
   await webRoutes(app, {
+    catalogue: products,
+    pageTtlMs: deps.productsCacheTtlMs ?? CATALOGUE_TTL_MS,
     webDistDir: config.webDistDir,
     uploadsDir: config.uploadsDir,
     uploadsFrom: isReadableStorage(deps.storage) ? deps.storage : undefined,

@@ -44,6 +44,11 @@ export interface ProductsService {
   invalidate(): void;
   /** Drops this instance's cached answers only: another instance said the catalogue changed. */
   invalidateLocal(): void;
+  /**
+   * Counts the catalogue changes this instance has seen (its own writes, other instances' messages):
+   * what is kept under a key holding it (a page rendered from the catalogue) is not found after one.
+   */
+  version(): number;
   /** Checks every image by content, resizes and stores them, then writes the product (+ audit row). */
   create(admin: AuthUser, fields: CreateProductFields, images: Buffer[]): Promise<Product>;
   /**
@@ -204,6 +209,9 @@ export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = rela
 /** The key listAnswer's template below gives the unfiltered, unpaged list. */
 const WHOLE_LIST_KEY = 'list\u0000\u0000all\u0000';
 
+/** How long the catalogue's cached answers are fresh by default (see cacheTtlMs). */
+export const CATALOGUE_TTL_MS = 2000;
+
 /** A product id as PostgreSQL writes a uuid: 8-4-4-4-12 hex digits. */
 const UUID_CHARS = 36;
 /** At most 500,000 ids (18 MB) in the ordered-id lists of all categories and searches together. */
@@ -211,7 +219,7 @@ const ID_CHARS_MAX = UUID_CHARS * 500_000;
 
 export function createProductsService({
   db,
-  cacheTtlMs = 2000,
+  cacheTtlMs = CATALOGUE_TTL_MS,
   cacheMaxEntries = 1000,
   now = Date.now,
   storage,
@@ -299,7 +307,9 @@ export function createProductsService({
     return toProductDto(row, publicUrl);
   }
 
+  let changes = 0;
   function invalidateLocal() {
+    changes += 1;
     answers.clear();
     idLists.clear();
   }
@@ -325,6 +335,7 @@ export function createProductsService({
     },
     invalidate,
     invalidateLocal,
+    version: () => changes,
 
     async create(admin, fields, files) {
       if (!storage) throw new Error('products: create() needs a storage');

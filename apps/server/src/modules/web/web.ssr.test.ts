@@ -1,7 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { products } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
 import { clearProducts, insertProduct } from '../../test/factories.js';
 import { buildWebApp } from '../../test/web-build.js';
@@ -111,6 +114,49 @@ describe('pages rendered on the server (issue 10)', () => {
     expect((product!.offers as Record<string, unknown>).availability).toBe('https://schema.org/OutOfStock');
     expect(res.body).toContain(`/shop/consoles/product/${soldOut.id}" />`);
     expect(rootMarkup(res.body)).toContain('Unavailable');
+  });
+
+  it('renders a page once while the catalogue is unchanged, again at once after a change, with an ETag', async () => {
+    const url = `/shop/retro-games/product/${zelda.id}`;
+    const visit = (headers: Record<string, string> = {}) =>
+      ctx.app.inject({ method: 'GET', url, headers: { host: 'kept.test', ...headers } });
+    ctx.app.services.products.invalidate();
+    const inject = vi.spyOn(ctx.app, 'inject');
+    try {
+      const first = await visit();
+      expect(first.statusCode).toBe(200);
+      // The visit and the render's own calls to the API.
+      const rendering = inject.mock.calls.length;
+      expect(rendering).toBeGreaterThan(1);
+      inject.mockClear();
+
+      const second = await visit();
+      expect(second.body).toBe(first.body);
+      // The visit alone: the page was kept.
+      expect(inject).toHaveBeenCalledTimes(1);
+      const etag = first.headers.etag as string;
+      expect(etag).toMatch(/^W\/"/);
+      expect(second.headers.etag).toBe(etag);
+      const revalidated = await visit({ 'if-none-match': etag });
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.body).toBe('');
+      const br = await visit({ 'accept-encoding': 'br' });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(first.body);
+
+      // A write (an admin's, an order's stock, another instance's message) shows at once.
+      await ctx.db.update(products).set({ priceCents: 2999 }).where(eq(products.id, zelda.id));
+      ctx.app.services.products.invalidate();
+      inject.mockClear();
+      const changed = await visit();
+      expect(inject.mock.calls.length).toBe(rendering);
+      expect(metaContent(changed.body, 'property', 'product:price:amount')).toBe('29.99');
+      expect(changed.headers.etag).not.toBe(etag);
+    } finally {
+      inject.mockRestore();
+      await ctx.db.update(products).set({ priceCents: 2450 }).where(eq(products.id, zelda.id));
+      ctx.app.services.products.invalidate();
+    }
   });
 
   it('escapes what an admin typed everywhere in the page', async () => {

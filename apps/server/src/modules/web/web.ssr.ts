@@ -6,7 +6,7 @@ import type { RenderPage, RenderResult } from '@pixel-vault/shared';
 /** Where the server-side render of the web app is built, inside its dist (a dot directory: never served). */
 export const SSR_ENTRY = path.join('.ssr', 'entry-server.js');
 
-interface SsrModule {
+export interface SsrModule {
   render: RenderPage;
 }
 
@@ -58,6 +58,8 @@ export async function inlineStylesheets(html: string, webDistDir: string): Promi
 }
 
 interface Loaded {
+  /** Changes with every build: what is kept from one build is not used with the next. */
+  version: string;
   template: Template | undefined;
   ssr: SsrModule | undefined;
 }
@@ -81,7 +83,7 @@ export function createWebApp(webDistDir: string, log: { warn(obj: object, msg: s
       ssr = (await import(`${pathToFileURL(entryFile).href}?v=${encodeURIComponent(version)}`)) as SsrModule;
     }
     if (!ssr) log.warn({ webDistDir }, 'the web app has no server render: pages are drawn in the browser');
-    return { template, ssr };
+    return { version, template, ssr };
   }
 
   /** The current build, or undefined when the web app is not built. */
