@@ -14,6 +14,21 @@ describe('formatOrderDate (spec: "Jan 5th 24")', () => {
     expect(formatOrderDate('2024-01-05T02:00:00Z', 'America/Los_Angeles')).toBe('Jan 4th 24');
   });
 
+  it("keeps one format per time zone: zones asked in turn do not borrow each other's", () => {
+    const at = '2024-01-05T02:00:00Z';
+    for (let round = 0; round < 2; round += 1) {
+      expect(formatOrderDate(at, 'UTC')).toBe('Jan 5th 24');
+      expect(formatOrderDate(at, 'America/Los_Angeles')).toBe('Jan 4th 24');
+      expect(formatOrderDate(at, 'Asia/Tokyo')).toBe('Jan 5th 24');
+      expect(formatOrderDate('2024-01-05T20:00:00Z', 'Asia/Tokyo')).toBe('Jan 6th 24');
+    }
+  });
+
+  it('refuses an unknown time zone every time, never keeping it', () => {
+    expect(() => formatOrderDate('2024-01-05T02:00:00Z', 'Mars/Olympus_Mons')).toThrow(RangeError);
+    expect(() => formatOrderDate('2024-01-05T02:00:00Z', 'Mars/Olympus_Mons')).toThrow(RangeError);
+  });
+
   it('answers an empty string for an invalid date instead of "NaN"', () => {
     expect(formatOrderDate('not a date')).toBe('');
   });

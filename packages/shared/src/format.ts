@@ -30,16 +30,32 @@ export function ordinal(n: number): string {
   }
 }
 
+/**
+ * One format per time zone, made on first use: making one is the costly part (the first in a page
+ * loads the locale's data), and an order list or a mail dates many orders.
+ */
+const orderDateFormats = new Map<string | undefined, Intl.DateTimeFormat>();
+
+function orderDateFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  let format = orderDateFormats.get(timeZone);
+  if (!format) {
+    // An unknown time zone throws here, at every call, and is never kept.
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+    });
+    orderDateFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /** Spec section 9 order date: "Jan 5th 24" (month abbreviation, day with ordinal, two-digit year). */
 export function formatOrderDate(value: string | number | Date, timeZone?: string): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-  }).formatToParts(date);
+  const parts = orderDateFormat(timeZone).formatToParts(date);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const month = MONTHS[get('month') - 1] ?? '';
   const year = String(get('year') % 100).padStart(2, '0');
