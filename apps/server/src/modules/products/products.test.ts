@@ -321,65 +321,71 @@ describe('catalogue cache', () => {
     expect((await ctx.app.inject({ method: 'GET', url: `/api/products/${id}` })).statusCode).toBe(200);
   });
 
-  it('refreshes an answer past its TTL while serving it, and reads afresh one twice as old', async () => {
+  /** A products service on a clock the test moves (2 s TTL), and one product priced in cents. */
+  async function clocked(name: string, priceCents: number) {
     let now = 1_000_000;
     const { createProductsService } = await import('./products.service.js');
     const service = createProductsService({ db: ctx.db, cacheTtlMs: 2000, now: () => now });
-    const p = await insertProduct(ctx.db, { name: 'TTL Thing', priceCents: 100 });
-    const price = async () => JSON.parse((await service.getAnswer(p.id)).body.toString()).productPrice;
-    const setPrice = (cents: number) =>
-      ctx.db.update(products).set({ priceCents: cents }).where(eq(products.id, p.id));
+    const product = await insertProduct(ctx.db, { name, priceCents });
+    const answer = () => service.getAnswer(product.id);
+    return {
+      service,
+      answer,
+      price: async () => JSON.parse((await answer()).body.toString()).productPrice as number,
+      setPrice: (cents: number) =>
+        ctx.db.update(products).set({ priceCents: cents }).where(eq(products.id, product.id)),
+      later: (ms: number) => {
+        now += ms;
+      },
+    };
+  }
+
+  it('refreshes an answer past its TTL while serving it, and reads afresh one twice as old', async () => {
+    const { answer, price, setPrice, later } = await clocked('TTL Thing', 100);
     expect(await price()).toBe(1);
     await setPrice(200);
-    now += 1999;
+    later(1999);
     expect(await price()).toBe(1);
     // Past the TTL: the kept answer at once, not a promise, while one refresh runs; then the new one.
-    now += 2;
-    const stale = service.getAnswer(p.id);
+    later(2);
+    const stale = answer();
     expect(stale).not.toBeInstanceOf(Promise);
     expect(JSON.parse((await stale).body.toString()).productPrice).toBe(1);
     await vi.waitFor(async () => expect(await price()).toBe(2));
     // Not asked for during a second TTL: the next asker waits for the database.
     await setPrice(300);
-    now += 4001;
-    expect(service.getAnswer(p.id)).toBeInstanceOf(Promise);
+    later(4001);
+    expect(answer()).toBeInstanceOf(Promise);
     expect(await price()).toBe(3);
   });
 
   it('drops cached answers at once on invalidate(), serving nothing stale after a write', async () => {
-    let now = 1_000_000;
-    const { createProductsService } = await import('./products.service.js');
-    const service = createProductsService({ db: ctx.db, cacheTtlMs: 2000, now: () => now });
-    const p = await insertProduct(ctx.db, { name: 'Written Thing', priceCents: 100 });
-    const price = async () => JSON.parse((await service.getAnswer(p.id)).body.toString()).productPrice;
+    const { service, price, setPrice, later } = await clocked('Written Thing', 100);
     expect(await price()).toBe(1);
-    await ctx.db.update(products).set({ priceCents: 250 }).where(eq(products.id, p.id));
+    await setPrice(250);
     service.invalidate();
-    now += 2500;
+    later(2500);
     expect(await price()).toBe(2.5);
   });
 
   it('keeps serving the kept answer when its refresh fails, and reports the failure to a waiting asker', async () => {
-    let now = 1_000_000;
-    const { createProductsService } = await import('./products.service.js');
-    const service = createProductsService({ db: ctx.db, cacheTtlMs: 2000, now: () => now });
-    const p = await insertProduct(ctx.db, { name: 'Failing Thing', priceCents: 100 });
-    expect(JSON.parse((await service.getAnswer(p.id)).body.toString()).productPrice).toBe(1);
+    const { answer, price, later } = await clocked('Failing Thing', 100);
+    expect(await price()).toBe(1);
     const select = vi.spyOn(ctx.db, 'select').mockImplementation(() => {
       throw new Error('database gone');
     });
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);
     try {
-      now += 2001;
-      expect(JSON.parse((await service.getAnswer(p.id)).body.toString()).productPrice).toBe(1);
+      later(2001);
+      expect(await price()).toBe(1);
       // The refresh nobody waits for fails, unhandled by anyone but the cache.
       await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(JSON.parse((await service.getAnswer(p.id)).body.toString()).productPrice).toBe(1);
+      expect(await price()).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(unhandled).not.toHaveBeenCalled();
-      now += 4001;
-      await expect(service.getAnswer(p.id)).rejects.toThrow('database gone');
+      later(4001);
+      await expect(answer()).rejects.toThrow('database gone');
     } finally {
       process.off('unhandledRejection', unhandled);
       select.mockRestore();
