@@ -121,7 +121,9 @@ function send(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer
     .header('etag', answer.etag)
     .header('cache-control', kind.cacheControl)
     .header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
-  const choice = chooseAnswer(answer, request.headers['if-none-match'], request.headers['accept-encoding']);
+  // Preconditions hold for a successful answer only (RFC 9110 section 13.2.1): a 404 page is no 304.
+  const ifNoneMatch = reply.statusCode === 200 ? request.headers['if-none-match'] : undefined;
+  const choice = chooseAnswer(answer, ifNoneMatch, request.headers['accept-encoding']);
   if (choice.status === 304) {
     reply.code(304).send();
     return;

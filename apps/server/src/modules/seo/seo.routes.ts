@@ -43,13 +43,16 @@ export async function seoRoutes(app: App, { db, config, pageSize, sitemapTtlMs }
 
   // Sent from the kept files with an ETag (a 304 when the crawler has them) and compressed once.
   const xml = { contentType: 'application/xml; charset=utf-8', cacheControl: CACHE_CONTROL };
-  const files = { config: { access: 'public' }, compress: false } as const;
+  const sitemapRoute = { config: { access: 'public' }, compress: false } as const;
 
-  app.get('/sitemap.xml', files, (request, reply) =>
+  app.get('/sitemap.xml', sitemapRoute, (request, reply) =>
     sendCachedAnswer(request, reply, seo.sitemap(base(request)), xml),
   );
 
-  app.get('/sitemap-:page(^\\d{1,9}).xml', { ...files, schema: { params: PageParams } }, (request, reply) =>
-    sendCachedAnswer(request, reply, seo.sitemapPage(base(request), request.params.page), xml),
+  app.get(
+    '/sitemap-:page(^\\d{1,9}).xml',
+    { ...sitemapRoute, schema: { params: PageParams } },
+    (request, reply) =>
+      sendCachedAnswer(request, reply, seo.sitemapPage(base(request), request.params.page), xml),
   );
 }

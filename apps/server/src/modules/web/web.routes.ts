@@ -120,10 +120,6 @@ export async function webRoutes(
   const shell = (reply: FastifyReply) => reply.code(200).sendFile('index.html', webDistDir);
 
   /**
-   * The catalogue (home, categories, products) rendered on the server with its data (issue 10): what a
-   * search engine, a link preview and a phone's first paint see without running the app's JavaScript.
-   */
-  /**
    * Rendered pages, kept like the catalogue answers they are made of (lib/kept.ts), under the build,
    * the catalogue's version, the site and the URL: every visitor gets the same page (the visitor's own
    * state, cart and login, is drawn in the browser), so a busy page is rendered once per TTL instead
@@ -143,6 +139,10 @@ export async function webRoutes(
     return { kind: 'page', status: result.status, answer: cachedAnswer(pageHtml(template, result)) };
   }
 
+  /**
+   * The catalogue (home, categories, products) rendered on the server with its data (issue 10): what a
+   * search engine, a link preview and a phone's first paint see without running the app's JavaScript.
+   */
   async function page(request: FastifyRequest, reply: FastifyReply) {
     const web = await currentWebApp();
     if (!web) return notBuilt(reply);

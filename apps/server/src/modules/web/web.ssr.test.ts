@@ -189,6 +189,14 @@ describe('pages rendered on the server (issue 10)', () => {
       expect(res.body).toContain('<title>Product not found — Pixel Vault</title>');
       expect(rootMarkup(res.body)).toMatch(/<h1[^>]*>Product not found<\/h1>/);
       expect(jsonLd(res.body)).toHaveLength(0);
+      // Kept like any page, but a 404 is never answered 304 (preconditions hold for a 2xx only).
+      const again = await ctx.app.inject({
+        method: 'GET',
+        url: `/shop/retro-games/product/${id}`,
+        headers: { 'if-none-match': String(res.headers.etag) },
+      });
+      expect(again.statusCode).toBe(404);
+      expect(again.body).toBe(res.body);
     }
   });
 
