@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Order, mulberry32, toCents, toDollars } from '@pixel-vault/shared';
 import { type Database, openDatabase, queryRows } from './db/client.js';
+import { hasPostgresCode } from './lib/errors.js';
 import { scratchDatabase } from './test/global-setup.js';
 import {
   type ApiAnswer,
@@ -405,6 +406,22 @@ const DOWNTIME_MINUTES = 5;
  * over, so the test sees recovery without waiting minutes. Then the hold of every other open order
  * runs out (a hold is 30 minutes; the burst's orders are seconds apart).
  */
+/**
+ * The killed server's last statements can still be running in PostgreSQL (a backend learns that its
+ * client is gone only when it next writes to it). Updating every row of a table can deadlock with
+ * them; PostgreSQL then aborts one side, here possibly the simulation's update, which is tried again.
+ */
+async function retryDeadlock<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= 5 || !hasPostgresCode(error, '40P01')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
 async function simulateDowntime(db: Database) {
   // What the crash left for the restart to repair (for the summary: did this run test recovery?).
   const unrecorded = await queryRows<{ id: string }>(
@@ -428,7 +445,7 @@ async function simulateDowntime(db: Database) {
   for (const c of columns) byTable.set(c.table_name, [...(byTable.get(c.table_name) ?? []), c.column_name]);
   for (const [table, names] of byTable) {
     const set = names.map((c) => `${quote(c)} = ${quote(c)} - interval '${DOWNTIME_MINUTES} minutes'`);
-    await db.execute(sql.raw(`update ${quote(table)} set ${set.join(', ')}`));
+    await retryDeadlock(() => db.execute(sql.raw(`update ${quote(table)} set ${set.join(', ')}`)));
   }
 
   const open = await queryRows<{ id: string }>(

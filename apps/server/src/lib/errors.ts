@@ -20,13 +20,16 @@ export class AppError extends Error {
 
 export const notFound = (message = 'Not found') => new AppError(404, message, 'NOT_FOUND');
 
-/** A PostgreSQL unique violation (23505), however deep the driver wrapped it. */
-export function isUniqueViolation(error: unknown): boolean {
+/** Whether PostgreSQL answered `code` (SQLSTATE), however deep the driver wrapped its error. */
+export function hasPostgresCode(error: unknown, code: string): boolean {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
+    if ((e as { code?: unknown }).code === code) return true;
   }
   return false;
 }
+
+/** A PostgreSQL unique violation (23505). */
+export const isUniqueViolation = (error: unknown): boolean => hasPostgresCode(error, '23505');
 
 /** Fastify's own 4xx errors, reworded for a person. Anything not listed keeps fastify's message. */
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {

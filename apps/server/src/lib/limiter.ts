@@ -45,6 +45,9 @@ export interface LimiterOptions {
   isFailure?: (error: unknown) => boolean;
 }
 
+const byKey = (budgets: Budget[]) =>
+  [...budgets].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
 /** Rows whose window ended are deleted at most this often (they are reset on the next hit anyway). */
 const SWEEP_EVERY_MS = 60_000;
 
@@ -76,7 +79,9 @@ export function createLimiter({
     if (budgets.length === 0) return { allowed: true, retryAfterSeconds: 0 };
     const now = clock();
     const rows = sql.join(
-      budgets.map(
+      // The upsert locks its rows in the order of its values: in key order, two calls naming the same
+      // keys lock them in the same order and cannot deadlock (PostgreSQL would abort one: a 500).
+      byKey(budgets).map(
         (b) => sql`(${b.key}, 1, ${new Date(now.getTime() + b.limit.windowMs).toISOString()}::timestamptz)`,
       ),
       sql`, `,
@@ -114,9 +119,12 @@ export function createLimiter({
       budgets.map((b) => sql`${b.key}`),
       sql`, `,
     );
+    // Rows locked in key order first (see take).
     await db.execute(
       sql`update rate_limit_hits set hits = greatest(hits - 1, 0)
-          where key in (${keys}) and reset_at > ${clock().toISOString()}::timestamptz`,
+          where key in (
+            select key from rate_limit_hits where key in (${keys}) order by key for update
+          ) and reset_at > ${clock().toISOString()}::timestamptz`,
     );
   }
 
