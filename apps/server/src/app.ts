@@ -119,8 +119,12 @@ export interface AppDeps {
   listen?: DatabaseHandle['listen'];
 }
 
-/** The NOTIFY channel of catalogue changes; the payload is the sending instance's id. */
+/**
+ * The NOTIFY channel of catalogue changes; the payload is the sending instance's id, followed by
+ * DETAILS_ONLY when only products' details changed (an instance that does not know it drops all).
+ */
 export const CATALOGUE_CHANNEL = 'pixel_vault_catalogue';
+const DETAILS_ONLY = ':details';
 
 export interface Services {
   auth: AuthService;
@@ -295,6 +299,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const publicUrl = publicUrls(config.publicUrl);
   /** This app's name in catalogue-change messages, so it skips its own. */
   const instanceId = randomUUID();
+  /** Whether a change since the last message was more than details (see CatalogueChange). */
+  let productsChanged = false;
+  const broadcast = coalesce(
+    () => {
+      const payload = productsChanged ? instanceId : `${instanceId}${DETAILS_ONLY}`;
+      productsChanged = false;
+      return db.execute(sql`select pg_notify(${CATALOGUE_CHANNEL}, ${payload})`);
+    },
+    (error) => app.log.warn({ err: error }, 'catalogue change not broadcast'),
+  );
   const products = createProductsService({
     db,
     storage: deps.storage,
@@ -304,18 +318,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ? {
           // Delivered after the writer's commit (invalidate() runs after it), to every instance
           // listening, this one included (which ignores its own).
-          // A burst of changes (a busy checkout) sends one message per round trip, not one per change.
-          onInvalidate: coalesce(
-            () => db.execute(sql`select pg_notify(${CATALOGUE_CHANNEL}, ${instanceId})`),
-            (error) => app.log.warn({ err: error }, 'catalogue change not broadcast'),
-          ),
+          // A burst of changes (a busy checkout) sends one message per round trip, not one per change,
+          // saying `products` if any of them did (see CatalogueChange).
+          onInvalidate: (change) => {
+            if (change === 'products') productsChanged = true;
+            broadcast();
+          },
         }
       : {}),
   });
   if (deps.listen) {
-    const unlisten = await deps.listen(CATALOGUE_CHANNEL, (from) => {
+    const unlisten = await deps.listen(CATALOGUE_CHANNEL, (payload) => {
       // undefined: the listening connection was lost a while, and changes may have been missed.
-      if (from !== instanceId) products.invalidateLocal();
+      if (payload === undefined) return products.invalidateLocal();
+      const details = payload.endsWith(DETAILS_ONLY);
+      const from = details ? payload.slice(0, -DETAILS_ONLY.length) : payload;
+      if (from !== instanceId) products.invalidateLocal(details ? 'details' : 'products');
     });
     app.addHook('onClose', async () => unlisten());
   }
@@ -365,7 +383,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       db,
       orders,
       provider,
-      onRestock: () => products.invalidate(),
+      onRestock: () => products.invalidate('details'),
       log: app.log.child({ module: 'refunds' }),
     }),
     audit: createAuditService({ db }),

@@ -384,7 +384,7 @@ export function createOrdersService({
       return dto;
     });
     // Stock changed: the catalogue's cached answers are stale.
-    catalogue.invalidate();
+    catalogue.invalidate('details');
     if (lowStockMails > 0) mailer.kick();
     return order;
   }
@@ -408,7 +408,7 @@ export function createOrdersService({
         return { expired: false as const, value: await work(tx, order, effects) };
       });
       if (outcome.expired) {
-        catalogue.invalidate();
+        catalogue.invalidate('details');
         throw orderExpired();
       }
       return outcome.value;

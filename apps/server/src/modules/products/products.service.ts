@@ -26,6 +26,15 @@ import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { processImages, storeImages } from './products.images.js';
 
+/**
+ * What a catalogue write changed. `products`: which products there are, their names or categories
+ * (any admin write). `details`: only what products show, their stock, rating or reviews (an order
+ * placed or given back, a review): the lists of which products a category or search holds, in which
+ * order, stay right and are kept, so a busy checkout does not make every category page read its
+ * whole list again after each order (issue 13).
+ */
+export type CatalogueChange = 'products' | 'details';
+
 export interface ProductsService {
   /**
    * `GET /api/products` answer from the cache, serialized with its ETag: the hot path sends it as is.
@@ -39,11 +48,11 @@ export interface ProductsService {
   get(id: string): Promise<Product>;
   /**
    * Drops every cached answer, here and (through `onInvalidate`) on every other instance. Every write
-   * that changes what the catalogue answers (products, stock) must call it.
+   * that changes what the catalogue answers (products, stock) must call it, saying what changed.
    */
-  invalidate(): void;
+  invalidate(change?: CatalogueChange): void;
   /** Drops this instance's cached answers only: another instance said the catalogue changed. */
-  invalidateLocal(): void;
+  invalidateLocal(change?: CatalogueChange): void;
   /**
    * Counts the catalogue changes this instance has seen (its own writes, other instances' messages):
    * what is kept under a key holding it (a page rendered from the catalogue) is not found after one.
@@ -76,7 +85,7 @@ export interface ProductsServiceOptions {
   /** Makes stored image paths absolute when PUBLIC_URL is set. */
   publicUrl?: PublicUrlOf;
   /** Called by invalidate(): tells the other instances (issue 13). */
-  onInvalidate?: () => void;
+  onInvalidate?: (change: CatalogueChange) => void;
 }
 
 const productNotFound = () => notFound('Product not found');
@@ -308,15 +317,15 @@ export function createProductsService({
   }
 
   let changes = 0;
-  function invalidateLocal() {
+  function invalidateLocal(change: CatalogueChange = 'products') {
     changes += 1;
     answers.clear();
-    idLists.clear();
+    if (change === 'products') idLists.clear();
   }
 
-  function invalidate() {
-    invalidateLocal();
-    onInvalidate?.();
+  function invalidate(change: CatalogueChange = 'products') {
+    invalidateLocal(change);
+    onInvalidate?.(change);
   }
 
   return {

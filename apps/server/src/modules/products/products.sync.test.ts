@@ -56,6 +56,35 @@ describe('catalogue changes reach every instance', () => {
     expect(await priceOn(deaf, product.id)).toBe(10);
   });
 
+  it('says when only details changed: the other instance shows the new stock and keeps its lists', async () => {
+    const listed = async (app: App) => {
+      const res = await app.inject({ method: 'GET', url: '/api/products?category=puzzles&page=1&limit=100' });
+      return res.json<{ products: Product[] }>().products;
+    };
+    const product = await insertProduct(ctx.db, { category: 'puzzles', stock: 9 });
+    expect((await listed(other)).find((p) => p._id === product.id)?.stockQuantity).toBe(9);
+    // Stock taken by an order on this instance; a product added behind everyone's back meanwhile.
+    await ctx.db.update(products).set({ stock: 8 }).where(eq(products.id, product.id));
+    const unseen = await insertProduct(ctx.db, { category: 'puzzles' });
+    ctx.app.services.products.invalidate('details');
+    const until = Date.now() + 3000;
+    let shown = await listed(other);
+    while (shown.find((p) => p._id === product.id)?.stockQuantity !== 8 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      shown = await listed(other);
+    }
+    expect(shown.find((p) => p._id === product.id)?.stockQuantity).toBe(8);
+    // The other instance kept its list of the category's products: the silent addition is not in it.
+    expect(shown.map((p) => p._id)).not.toContain(unseen.id);
+    // A products change drops the lists too.
+    ctx.app.services.products.invalidate('products');
+    const later = Date.now() + 3000;
+    while (!(await listed(other)).some((p) => p._id === unseen.id) && Date.now() < later) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect((await listed(other)).map((p) => p._id)).toContain(unseen.id);
+  });
+
   it('works both ways, and a message drops each cache once: later silent changes stay unseen', async () => {
     const product = await insertProduct(ctx.db, { priceCents: 2000 });
     expect(await priceOn(ctx.app, product.id)).toBe(20);

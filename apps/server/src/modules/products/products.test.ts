@@ -392,6 +392,34 @@ describe('catalogue cache', () => {
     }
   });
 
+  it('keeps the lists of ids when only details changed (stock, reviews), and drops them for products', async () => {
+    const { createProductsService } = await import('./products.service.js');
+    const service = createProductsService({ db: ctx.db, cacheTtlMs: 60_000 });
+    const sold = await insertProduct(ctx.db, { name: 'Kept List 1', category: 'consoles', stock: 5 });
+    const select = vi.spyOn(ctx.db, 'select');
+    const page = async () => {
+      const answer = await service.list({ category: 'consoles', page: 1, limit: 50 });
+      return 'products' in answer ? answer.products : [];
+    };
+    try {
+      expect((await page()).find((p) => p._id === sold.id)?.stockQuantity).toBe(5);
+      select.mockClear();
+      // An order took stock: the answers go, the list of which products and in which order stays.
+      await ctx.db.update(products).set({ stock: 4 }).where(eq(products.id, sold.id));
+      service.invalidate('details');
+      expect((await page()).find((p) => p._id === sold.id)?.stockQuantity).toBe(4);
+      expect(select).toHaveBeenCalledTimes(1);
+      select.mockClear();
+      // A product added: the list is read again.
+      const added = await insertProduct(ctx.db, { name: 'Kept List 2', category: 'consoles' });
+      service.invalidate('products');
+      expect((await page()).map((p) => p._id)).toContain(added.id);
+      expect(select).toHaveBeenCalledTimes(2);
+    } finally {
+      select.mockRestore();
+    }
+  });
+
   it('leaves out of a page a product removed since its list of ids was read', async () => {
     const { createProductsService } = await import('./products.service.js');
     // No invalidate() below: as on an instance whose change message has not arrived yet.

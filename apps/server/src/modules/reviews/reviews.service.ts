@@ -130,7 +130,7 @@ export function createReviewsService({
       changed = true;
       return result;
     } finally {
-      if (changed) catalogue.invalidate();
+      if (changed) catalogue.invalidate('details');
     }
   }
 
