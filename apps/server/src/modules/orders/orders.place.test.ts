@@ -52,6 +52,45 @@ describe('placing an order', () => {
     }
   });
 
+  it('places the order again when PostgreSQL aborted the first attempt as a deadlock victim', async () => {
+    const product = await insertProduct(ctx.db, { priceCents: 1000, stock: 5 });
+    const { auth } = await insertUser(ctx.db);
+    // The first reservation of this product fails as a deadlock's victim would (SQLSTATE 40P01). A
+    // sequence counts the attempts: unlike a table, it is not rolled back with the transaction.
+    for (const statement of [
+      'create sequence reservation_attempts',
+      `create function deadlock_once() returns trigger language plpgsql as $$
+       begin
+         if nextval('reservation_attempts') = 1 then
+           raise exception 'deadlock detected' using errcode = '40P01';
+         end if;
+         return new;
+       end $$`,
+      `create trigger deadlock_once before update of stock on products
+         for each row when (new.id = '${product.id}') execute function deadlock_once()`,
+    ]) {
+      await ctx.db.execute(sql.raw(statement));
+    }
+    try {
+      const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
+      expect(res.statusCode).toBe(201);
+      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+      expect(row?.stock).toBe(3);
+      // One order: the aborted attempt left nothing behind.
+      const lines = await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id));
+      expect(lines).toHaveLength(1);
+      const [attempts] = await queryRows<{ n: string }>(
+        ctx.db,
+        sql`select last_value::text as n from reservation_attempts`,
+      );
+      expect(attempts?.n).toBe('2');
+    } finally {
+      await ctx.db.execute(sql.raw('drop trigger deadlock_once on products'));
+      await ctx.db.execute(sql.raw('drop function deadlock_once()'));
+      await ctx.db.execute(sql.raw('drop sequence reservation_attempts'));
+    }
+  });
+
   // Two connections at once: PostgreSQL only (npm run test:pg); PGlite has one connection.
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
     'prices the order again when an admin changes the price between the read and the reservation',

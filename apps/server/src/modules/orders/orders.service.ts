@@ -25,7 +25,7 @@ import {
   users,
 } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, hasPostgresCode, notFound } from '../../lib/errors.js';
 import { pageTotals, windowTotal } from '../../lib/paging.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { enqueueMail, outboxInsert } from '../mail/mail.service.js';
@@ -156,8 +156,17 @@ export interface OrdersServiceOptions {
   lowStock?: { threshold: number; to: string };
 }
 
-/** How often a placement is priced again when an admin changes a price in the middle of it. */
+/**
+ * How often a placement is tried: priced again when an admin changes a price in the middle of it, or
+ * run again when PostgreSQL aborted it as a deadlock's victim. Reservations lock products in id order,
+ * but a placement that first gives back the customer's replaced or overdue order locks that order's
+ * products before its own, so two placements can still wait on each other; the whole transaction was
+ * rolled back, so running it again is safe.
+ */
 const PLACE_ATTEMPTS = 3;
+
+/** SQLSTATE of a transaction PostgreSQL aborted to break a deadlock. */
+const DEADLOCK = '40P01';
 
 /** A line's price or name changed between reading it and reserving it: price the order again. */
 class PriceMoved extends Error {}
@@ -279,6 +288,7 @@ export function createOrdersService({
       try {
         return await placeOnce(user, body, sorted);
       } catch (error) {
+        if (hasPostgresCode(error, DEADLOCK) && attempt < PLACE_ATTEMPTS) continue;
         if (!(error instanceof PriceMoved)) throw error;
         if (attempt >= PLACE_ATTEMPTS) {
           throw new AppError(
