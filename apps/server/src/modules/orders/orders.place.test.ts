@@ -25,31 +25,41 @@ const place = (auth: { authorization: string }, lines: { product: string; itemQu
     payload: { orderItems: lines, shippingAddress: TEST_ADDRESS, paymentMethod: 'paypal' },
   });
 
+/** Runs `work` with database objects made by `setup` (triggers: faults injected), dropped after. */
+async function withSql(setup: string[], teardown: string[], work: () => Promise<void>): Promise<void> {
+  for (const statement of setup) await ctx.db.execute(sql.raw(statement));
+  try {
+    await work();
+  } finally {
+    for (const statement of teardown) await ctx.db.execute(sql.raw(statement));
+  }
+}
+
 describe('placing an order', () => {
   it('answers 409 and changes nothing when the price keeps moving under the placement', async () => {
     const product = await insertProduct(ctx.db, { priceCents: 1000, stock: 5 });
     const { auth } = await insertUser(ctx.db);
     // Every reservation of this product sees another price than the placement read: as if an admin
     // edit landed between the read and the reservation on every attempt.
-    for (const statement of [
-      `create function move_price() returns trigger language plpgsql as $$
-       begin new.price_cents := old.price_cents + 500; return new; end $$`,
-      `create trigger move_price before update of stock on products
-         for each row when (new.id = '${product.id}') execute function move_price()`,
-    ]) {
-      await ctx.db.execute(sql.raw(statement));
-    }
-    try {
-      const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
-      expect(res.statusCode).toBe(409);
-      expect(res.json()).toMatchObject({ code: 'PRICE_CHANGED' });
-      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
-      expect(row).toMatchObject({ priceCents: 1000, stock: 5 });
-      expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual([]);
-    } finally {
-      await ctx.db.execute(sql.raw('drop trigger move_price on products'));
-      await ctx.db.execute(sql.raw('drop function move_price()'));
-    }
+    await withSql(
+      [
+        `create function move_price() returns trigger language plpgsql as $$
+         begin new.price_cents := old.price_cents + 500; return new; end $$`,
+        `create trigger move_price before update of stock on products
+           for each row when (new.id = '${product.id}') execute function move_price()`,
+      ],
+      ['drop trigger move_price on products', 'drop function move_price()'],
+      async () => {
+        const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
+        expect(res.statusCode).toBe(409);
+        expect(res.json()).toMatchObject({ code: 'PRICE_CHANGED' });
+        const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+        expect(row).toMatchObject({ priceCents: 1000, stock: 5 });
+        expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual(
+          [],
+        );
+      },
+    );
   });
 
   it('places the order again when PostgreSQL aborted the first attempt as a deadlock victim', async () => {
@@ -57,38 +67,39 @@ describe('placing an order', () => {
     const { auth } = await insertUser(ctx.db);
     // The first reservation of this product fails as a deadlock's victim would (SQLSTATE 40P01). A
     // sequence counts the attempts: unlike a table, it is not rolled back with the transaction.
-    for (const statement of [
-      'create sequence reservation_attempts',
-      `create function deadlock_once() returns trigger language plpgsql as $$
-       begin
-         if nextval('reservation_attempts') = 1 then
-           raise exception 'deadlock detected' using errcode = '40P01';
-         end if;
-         return new;
-       end $$`,
-      `create trigger deadlock_once before update of stock on products
-         for each row when (new.id = '${product.id}') execute function deadlock_once()`,
-    ]) {
-      await ctx.db.execute(sql.raw(statement));
-    }
-    try {
-      const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
-      expect(res.statusCode).toBe(201);
-      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
-      expect(row?.stock).toBe(3);
-      // One order: the aborted attempt left nothing behind.
-      const lines = await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id));
-      expect(lines).toHaveLength(1);
-      const [attempts] = await queryRows<{ n: string }>(
-        ctx.db,
-        sql`select last_value::text as n from reservation_attempts`,
-      );
-      expect(attempts?.n).toBe('2');
-    } finally {
-      await ctx.db.execute(sql.raw('drop trigger deadlock_once on products'));
-      await ctx.db.execute(sql.raw('drop function deadlock_once()'));
-      await ctx.db.execute(sql.raw('drop sequence reservation_attempts'));
-    }
+    await withSql(
+      [
+        'create sequence reservation_attempts',
+        `create function deadlock_once() returns trigger language plpgsql as $$
+         begin
+           if nextval('reservation_attempts') = 1 then
+             raise exception 'deadlock detected' using errcode = '40P01';
+           end if;
+           return new;
+         end $$`,
+        `create trigger deadlock_once before update of stock on products
+           for each row when (new.id = '${product.id}') execute function deadlock_once()`,
+      ],
+      [
+        'drop trigger deadlock_once on products',
+        'drop function deadlock_once()',
+        'drop sequence reservation_attempts',
+      ],
+      async () => {
+        const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
+        expect(res.statusCode).toBe(201);
+        const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+        expect(row?.stock).toBe(3);
+        // One order: the aborted attempt left nothing behind.
+        const lines = await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id));
+        expect(lines).toHaveLength(1);
+        const [attempts] = await queryRows<{ n: string }>(
+          ctx.db,
+          sql`select last_value::text as n from reservation_attempts`,
+        );
+        expect(attempts?.n).toBe('2');
+      },
+    );
   });
 
   // Two connections at once: PostgreSQL only (npm run test:pg); PGlite has one connection.
