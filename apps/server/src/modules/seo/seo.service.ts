@@ -140,9 +140,11 @@ export function createSeoService({
   }
 
   async function build(base: string): Promise<SitemapFiles> {
-    const pages = paged(await publicUrls());
-    const main = pages.length === 1 ? urlset(base, pages[0]!) : sitemapIndex(base, pages);
-    return { main: cachedAnswer(main), pages: pages.map((urls) => cachedAnswer(urlset(base, urls))) };
+    const urlsOfPages = paged(await publicUrls());
+    const pages = urlsOfPages.map((urls) => cachedAnswer(urlset(base, urls)));
+    // One file holds every URL: /sitemap.xml is that file itself, not a second copy of it.
+    const main = pages.length === 1 ? pages[0]! : cachedAnswer(sitemapIndex(base, urlsOfPages));
+    return { main, pages };
   }
 
   function fileOf(base: string, pick: (files: SitemapFiles) => CachedAnswer): MaybeAnswer {
