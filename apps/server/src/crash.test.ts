@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Order, mulberry32, toCents, toDollars } from '@pixel-vault/shared';
 import { type Database, openDatabase, queryRows } from './db/client.js';
-import { hasPostgresCode } from './lib/errors.js';
+import { isDeadlock } from './lib/errors.js';
 import { scratchDatabase } from './test/global-setup.js';
 import {
   type ApiAnswer,
@@ -416,7 +416,7 @@ async function retryDeadlock<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (attempt >= 5 || !hasPostgresCode(error, '40P01')) throw error;
+      if (attempt >= 5 || !isDeadlock(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }

@@ -31,6 +31,9 @@ export function hasPostgresCode(error: unknown, code: string): boolean {
 /** A PostgreSQL unique violation (23505). */
 export const isUniqueViolation = (error: unknown): boolean => hasPostgresCode(error, '23505');
 
+/** A transaction PostgreSQL aborted to break a deadlock (40P01): rolled back, safe to run again. */
+export const isDeadlock = (error: unknown): boolean => hasPostgresCode(error, '40P01');
+
 /** Fastify's own 4xx errors, reworded for a person. Anything not listed keeps fastify's message. */
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Malformed JSON body'],

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { queryRows } from '../db/client.js';
 import { AppError } from './errors.js';
+import { byCodePoint } from './sorting.js';
 import type { RateLimit } from './http.js';
 
 /** One budget to spend from: a key (e.g. `login:addr:203.0.113.7`) and its limit. */
@@ -45,8 +46,7 @@ export interface LimiterOptions {
   isFailure?: (error: unknown) => boolean;
 }
 
-const byKey = (budgets: Budget[]) =>
-  [...budgets].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+const byKey = (budgets: Budget[]) => [...budgets].sort((a, b) => byCodePoint(a.key, b.key));
 
 /** Rows whose window ended are deleted at most this often (they are reset on the next hit anyway). */
 const SWEEP_EVERY_MS = 60_000;

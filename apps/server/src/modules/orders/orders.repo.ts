@@ -1,6 +1,7 @@
 import { type SQLWrapper, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Order, type OrderEvent, toDollars } from '@pixel-vault/shared';
 import { type Executor, queryRows } from '../../db/client.js';
+import { byCodePoint } from '../../lib/sorting.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import {
   type OrderItemRow,
@@ -85,8 +86,6 @@ export async function itemsFor(tx: Executor, orderIds: string[]): Promise<OrderI
     .where(inArray(orderItems.orderId, orderIds))
     .orderBy(asc(orderItems.orderId), sql`${orderItems.name} collate "C"`, asc(orderItems.id));
 }
-
-const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** One order's lines in itemsFor's order, for lines the caller has just written. */
 export function sortItems(items: OrderItemRow[]): OrderItemRow[] {

@@ -25,8 +25,9 @@ import {
   users,
 } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
-import { AppError, hasPostgresCode, notFound } from '../../lib/errors.js';
+import { AppError, isDeadlock, notFound } from '../../lib/errors.js';
 import { pageTotals, windowTotal } from '../../lib/paging.js';
+import { byCodePoint } from '../../lib/sorting.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { enqueueMail, outboxInsert } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
@@ -165,9 +166,6 @@ export interface OrdersServiceOptions {
  */
 const PLACE_ATTEMPTS = 3;
 
-/** SQLSTATE of a transaction PostgreSQL aborted to break a deadlock. */
-const DEADLOCK = '40P01';
-
 /** A line's price or name changed between reading it and reserving it: price the order again. */
 class PriceMoved extends Error {}
 
@@ -282,13 +280,13 @@ export function createOrdersService({
       quantities.set(id, (quantities.get(id) ?? 0) + line.itemQuantity);
     }
     // Product-id order: two orders touching the same products lock them in the same order (no deadlock).
-    const sorted = new Map([...quantities.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const sorted = new Map([...quantities.entries()].sort(([a], [b]) => byCodePoint(a, b)));
     // An admin's price change between the read and the reservation: the order is priced again.
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await placeOnce(user, body, sorted);
       } catch (error) {
-        if (hasPostgresCode(error, DEADLOCK) && attempt < PLACE_ATTEMPTS) continue;
+        if (isDeadlock(error) && attempt < PLACE_ATTEMPTS) continue;
         if (!(error instanceof PriceMoved)) throw error;
         if (attempt >= PLACE_ATTEMPTS) {
           throw new AppError(
