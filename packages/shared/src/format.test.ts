@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryLabel, formatOrderDate, ordinal, roundToHalf } from './format.js';
+import { categoryLabel, dateTimeFormat, formatOrderDate, ordinal, roundToHalf } from './format.js';
 
 describe('formatOrderDate (spec: "Jan 5th 24")', () => {
   it('writes month abbreviation, ordinal day and two-digit year', () => {
@@ -31,6 +31,17 @@ describe('formatOrderDate (spec: "Jan 5th 24")', () => {
 
   it('answers an empty string for an invalid date instead of "NaN"', () => {
     expect(formatOrderDate('not a date')).toBe('');
+  });
+});
+
+describe('dateTimeFormat', () => {
+  it('makes one format per set of options and answers it again', () => {
+    const time = dateTimeFormat({ hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
+    expect(dateTimeFormat({ hour: 'numeric', minute: '2-digit', timeZone: 'UTC' })).toBe(time);
+    expect(time.format(new Date('2024-01-05T14:05:00Z'))).toBe('2:05 PM');
+    const day = dateTimeFormat({ month: 'short', day: 'numeric', timeZone: 'UTC' });
+    expect(day).not.toBe(time);
+    expect(day.format(new Date('2024-01-05T14:05:00Z'))).toBe('Jan 5');
   });
 });
 

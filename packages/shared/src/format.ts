@@ -30,23 +30,19 @@ export function ordinal(n: number): string {
   }
 }
 
-/**
- * One format per time zone, made on first use: making one is the costly part (the first in a page
- * loads the locale's data), and an order list or a mail dates many orders.
- */
-const orderDateFormats = new Map<string | undefined, Intl.DateTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-function orderDateFormat(timeZone: string | undefined): Intl.DateTimeFormat {
-  let format = orderDateFormats.get(timeZone);
+/**
+ * The en-US date format with these options, made once, on first use: making one is the costly part
+ * (the first in a page loads the locale's data), and lists and mails date many rows. An unknown time
+ * zone throws here, at every call, and is never kept.
+ */
+export function dateTimeFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(options);
+  let format = dateFormats.get(key);
   if (!format) {
-    // An unknown time zone throws here, at every call, and is never kept.
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-    });
-    orderDateFormats.set(timeZone, format);
+    format = new Intl.DateTimeFormat('en-US', options);
+    dateFormats.set(key, format);
   }
   return format;
 }
@@ -55,7 +51,9 @@ function orderDateFormat(timeZone: string | undefined): Intl.DateTimeFormat {
 export function formatOrderDate(value: string | number | Date, timeZone?: string): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  const parts = orderDateFormat(timeZone).formatToParts(date);
+  const parts = dateTimeFormat({ timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(
+    date,
+  );
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const month = MONTHS[get('month') - 1] ?? '';
   const year = String(get('year') % 100).padStart(2, '0');

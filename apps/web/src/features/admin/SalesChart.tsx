@@ -1,27 +1,19 @@
 import { useId, useState } from 'react';
-import { formatDollars, type StatsDay } from '@pixel-vault/shared';
+import { dateTimeFormat, formatDollars, type StatsDay } from '@pixel-vault/shared';
 
 /** Each day's slot in the drawing's own units; the bar leaves a gap of 1 on each side. */
 const SLOT = 10;
 const HEIGHT = 100;
 
-/** With and without the year, made on first use (a chart labels every day). */
-const dayFormats = new Map<boolean, Intl.DateTimeFormat>();
-
 /** "2026-11-23" -> "Nov 23, 2026": a calendar day, read as such (no time zone moves it). */
 export function formatDay(day: string, withYear = true): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  let format = dayFormats.get(withYear);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'UTC',
-      month: 'short',
-      day: 'numeric',
-      ...(withYear ? { year: 'numeric' } : {}),
-    });
-    dayFormats.set(withYear, format);
-  }
-  return format.format(new Date(Date.UTC(y, m - 1, d)));
+  return dateTimeFormat({
+    timeZone: 'UTC',
+    month: 'short',
+    day: 'numeric',
+    ...(withYear ? { year: 'numeric' } : {}),
+  }).format(new Date(Date.UTC(y, m - 1, d)));
 }
 
 /** What the chart shows, in one sentence: its accessible name. */

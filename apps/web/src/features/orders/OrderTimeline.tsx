@@ -1,4 +1,4 @@
-import { formatOrderDate, type OrderEvent } from '@pixel-vault/shared';
+import { dateTimeFormat, formatOrderDate, type OrderEvent } from '@pixel-vault/shared';
 import { Price } from '../../ui/Price';
 
 /** What happened, in words (issue 12). */
@@ -19,15 +19,11 @@ const BY_TEXT: Record<OrderEvent['by'], string> = {
   system: 'by the system',
 };
 
-/** Made on first use, not as the orders' code loads: a page's first Intl format loads locale data. */
-let timeFormat: Intl.DateTimeFormat | undefined;
-
 /** 'Jan 5th 24, 10:05 AM' in the reader's time zone: the spec's order date with the time. */
 export function formatEventTime(at: string): string {
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return '';
-  timeFormat ??= new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
-  return `${formatOrderDate(date)}, ${timeFormat.format(date)}`;
+  return `${formatOrderDate(date)}, ${dateTimeFormat({ hour: 'numeric', minute: '2-digit' }).format(date)}`;
 }
 
 /** An order's timeline (issue 12), oldest first as the server answers it. */
