@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { READY, expect, test } from './fixtures';
 import { productsIn, watchConsole } from './helpers';
 
 /** React has hydrated the page: its links navigate inside the app (no new document is loaded). */
@@ -51,6 +51,48 @@ test('catalogue pages arrive rendered and hydrate without a console error', asyn
   await expectHydrated(page, 'Retro Games', /\/shop\/retro-games$/);
   expect(errors).toEqual([]);
   expect(stylesheets).toEqual([]);
+});
+
+test('a rendered page asks for its app once it has loaded, or at the first key or tap if that is sooner', async ({
+  page,
+}) => {
+  const errors = watchConsole(page);
+  /** When the app's entry module was asked for, and when the page's load event came (ms, or 0: not yet). */
+  const timing = (target: Page) =>
+    target.evaluate(() => {
+      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const entry = performance
+        .getEntriesByType('resource')
+        .find((r) => /\/assets\/index-[\w-]+\.js$/.test(r.name));
+      return { entry: entry?.startTime, loaded: navigation.loadEventStart, now: performance.now() };
+    });
+
+  await page.goto('/shop/retro-games');
+  const quiet = await timing(page);
+  expect(quiet.loaded).toBeGreaterThan(0);
+  expect(quiet.entry).toBeGreaterThanOrEqual(quiet.loaded);
+
+  // Images that take their time hold the load back; a key pressed meanwhile starts the app at once,
+  // not after the loader's 3 s limit. (A page of its own: the fixture's goto would wait for the app.)
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const slow = await page.context().newPage();
+  const slowErrors = watchConsole(slow);
+  await slow.route('**/uploads/**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await slow.goto('/shop/puzzles', { waitUntil: 'domcontentloaded' });
+  const pressed = (await timing(slow)).now;
+  await slow.keyboard.press('Shift');
+  await slow.waitForSelector(READY, { state: 'attached' });
+  const hurried = await timing(slow);
+  expect(hurried.loaded, 'the images are still held').toBe(0);
+  expect(hurried.entry! - pressed).toBeLessThan(1000);
+  release();
+  await slow.close();
+  expect(errors).toEqual([]);
+  expect(slowErrors).toEqual([]);
 });
 
 test('the pages read without JavaScript: content, prices and links are in the HTML', async ({

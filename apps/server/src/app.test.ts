@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { AppError } from './lib/errors.js';
+import { ENTRY_LOADER_CSP } from './lib/entry-loader.js';
 import { type TestContext, createTestContext } from './test/context.js';
 import { insertProduct, insertUser } from './test/factories.js';
 
@@ -54,7 +55,8 @@ describe('HTTP basics', () => {
       expect(res.headers['content-security-policy']).toBe(
         [
           "default-src 'self'",
-          "script-src 'self' https://www.paypal.com https://*.paypal.com",
+          // One inline script, by the hash of its text: the loader of rendered pages (entry-loader.ts).
+          `script-src 'self' ${ENTRY_LOADER_CSP} https://www.paypal.com https://*.paypal.com`,
           "style-src 'self' 'unsafe-inline'",
           "img-src 'self' data: blob: https://*.paypal.com https://*.paypalobjects.com",
           "font-src 'self' data:",

@@ -1,16 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
+import { ENTRY_LOADER_CSP } from './entry-loader.js';
 
 /**
  * Content security policy the React app and PayPal's JS SDK (buttons, card fields, popups) run under.
- * 'unsafe-inline' styles: React sets style attributes and PayPal injects style tags.
+ * 'unsafe-inline' styles: React sets style attributes and PayPal injects style tags. One inline script,
+ * by its hash: the loader that starts the app on pages the server rendered (entry-loader.ts).
  */
 export const HELMET_OPTIONS: Readonly<HelmetOptions> = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", 'https://www.paypal.com', 'https://*.paypal.com'],
+      scriptSrc: ["'self'", ENTRY_LOADER_CSP, 'https://www.paypal.com', 'https://*.paypal.com'],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:', 'https://*.paypal.com', 'https://*.paypalobjects.com'],
       fontSrc: ["'self'", 'data:'],

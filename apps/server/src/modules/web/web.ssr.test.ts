@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -165,12 +166,12 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(res.body).not.toContain('<script>alert(1)');
     expect(res.body).not.toContain('<img src=x');
     expect(res.body).not.toContain('<b>bold</b>');
-    // Only the page's own script elements: the app's modules, the JSON-LD and the hydration data.
+    // Only the page's own script elements: the app's loader, the JSON-LD and the hydration data.
     const scripts = res.body.match(/<script[^>]*>/g) ?? [];
     expect(scripts.length).toBeGreaterThanOrEqual(3);
     for (const tag of scripts) {
       expect(tag).toMatch(
-        /^<script (type="module" crossorigin src="\/assets\/[\w-]+\.js"|type="application\/ld\+json"|type="application\/json" id="pv-state")>$/,
+        /^<script (data-entry="\/assets\/[\w-]+\.js"|type="application\/ld\+json"|type="application\/json" id="pv-state")>$/,
       );
     }
     const [product] = jsonLd(res.body);
@@ -277,6 +278,25 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(rootMarkup(res.body)).toMatch(
       /<img[^>]+srcSet="[^"]*cdn\.example\.com\/media\/shop\/products\/p9\/0123abcd-card\.webp 480w/,
     );
+  });
+
+  it('starts the app once the page has loaded, by a loader the page policy allows by its hash', async () => {
+    const page = await ctx.app.inject({ method: 'GET', url: '/shop/retro-games' });
+    expect(page.statusCode).toBe(200);
+    // No module is asked for while the head is read: the loader names the entry and asks for it later.
+    expect(page.body).not.toContain('<script type="module"');
+    const [, entry, loader] = /<script data-entry="([^"]+)">([\s\S]*?)<\/script>/.exec(page.body) ?? [];
+    expect(entry).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+    const asset = await ctx.app.inject({ method: 'GET', url: entry! });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    // The browser runs the loader only if the policy names the hash of exactly this text.
+    const hash = createHash('sha256').update(loader!).digest('base64');
+    expect(page.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash}'`);
+    // A page drawn in the browser has nothing to show before its app: it keeps the plain module script.
+    const cart = await ctx.app.inject({ method: 'GET', url: '/cart' });
+    expect(cart.body).toContain(`<script type="module" crossorigin src="${entry}"></script>`);
+    expect(cart.body).not.toContain('data-entry');
   });
 
   it('sends the pages drawn in the browser as the plain app, and never serves the render module', async () => {

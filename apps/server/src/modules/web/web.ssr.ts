@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RenderPage, RenderResult } from '@pixel-vault/shared';
+import { deferEntry } from '../../lib/entry-loader.js';
 
 /** Where the server-side render of the web app is built, inside its dist (a dot directory: never served). */
 export const SSR_ENTRY = path.join('.ssr', 'entry-server.js');
@@ -76,7 +77,8 @@ export function createWebApp(webDistDir: string, log: { warn(obj: object, msg: s
 
   async function load(version: string, hasEntry: boolean): Promise<Loaded> {
     const html = await readFile(indexFile, 'utf8');
-    const template = parseTemplate(await inlineStylesheets(html, webDistDir));
+    // A rendered page is shown before its app starts: the entry module is asked for after the load.
+    const template = parseTemplate(deferEntry(await inlineStylesheets(html, webDistDir)));
     let ssr: SsrModule | undefined;
     if (template && hasEntry) {
       // A query per build: a rebuilt module is imported afresh, not from the module cache.
