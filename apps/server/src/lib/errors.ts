@@ -34,6 +34,17 @@ export const isUniqueViolation = (error: unknown): boolean => hasPostgresCode(er
 /** A transaction PostgreSQL aborted to break a deadlock (40P01): rolled back, safe to run again. */
 export const isDeadlock = (error: unknown): boolean => hasPostgresCode(error, '40P01');
 
+/**
+ * PostgreSQL rolled the whole transaction back and it may well pass if run again: a deadlock's victim
+ * (40P01) or a serialization failure (40001). Nothing it did was kept, so the client can simply retry.
+ */
+export const isRetryableAbort = (error: unknown): boolean =>
+  isDeadlock(error) || hasPostgresCode(error, '40001');
+
+/** What a client is told when its transaction was aborted (isRetryableAbort), and when to try again. */
+export const BUSY_MESSAGE = 'The shop is busy and nothing was changed. Please try again.';
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
 /** Fastify's own 4xx errors, reworded for a person. Anything not listed keeps fastify's message. */
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Malformed JSON body'],
@@ -54,6 +65,8 @@ function toErrorBody(error: FastifyError | AppError | Error): { status: number; 
   if (hasZodFastifySchemaValidationErrors(error)) {
     return { status: 400, body: { message: error.validation[0]?.message ?? 'Invalid request' } };
   }
+  // Not a bug to hide behind a 500: a 503 the client may retry (never a 500 for what a client can send).
+  if (isRetryableAbort(error)) return { status: 503, body: { message: BUSY_MESSAGE, code: 'BUSY' } };
   const fastifyError = error as FastifyError;
   const known = fastifyError.code ? FASTIFY_MESSAGES[fastifyError.code] : undefined;
   if (known) return { status: known[0], body: { message: known[1] } };
@@ -70,7 +83,13 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (error instanceof AppError && error.retryAfterSeconds !== undefined) {
     reply.header('retry-after', String(error.retryAfterSeconds));
   }
-  if (status >= 500) {
+  if (body.code === 'BUSY') {
+    reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
+    request.log.warn(
+      { err: error, reqId: request.id },
+      'transaction aborted by the database; the client may retry',
+    );
+  } else if (status >= 500) {
     request.log.error({ err: error, reqId: request.id }, 'request failed');
   } else if (status !== 401 && status !== 404) {
     request.log.info({ status, message: body.message }, 'request refused');

@@ -102,6 +102,37 @@ describe('placing an order', () => {
     );
   });
 
+  it('answers 503 with Retry-After, not a 500, when every attempt is a deadlock victim, and keeps nothing', async () => {
+    const product = await insertProduct(ctx.db, { priceCents: 1000, stock: 5 });
+    const { auth } = await insertUser(ctx.db);
+    await withSql(
+      [
+        `create function deadlock_always() returns trigger language plpgsql as $$
+         begin raise exception 'deadlock detected' using errcode = '40P01'; end $$`,
+        `create trigger deadlock_always before update of stock on products
+           for each row when (new.id = '${product.id}') execute function deadlock_always()`,
+      ],
+      ['drop trigger deadlock_always on products', 'drop function deadlock_always()'],
+      async () => {
+        const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
+        expect(res.statusCode).toBe(503);
+        expect(res.headers['retry-after']).toBe('1');
+        expect(res.json()).toEqual({
+          message: 'The shop is busy and nothing was changed. Please try again.',
+          code: 'BUSY',
+        });
+        const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+        expect(row?.stock).toBe(5);
+        expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual(
+          [],
+        );
+      },
+    );
+    // Once the database lets it through, the same placement passes.
+    const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
+    expect(res.statusCode).toBe(201);
+  });
+
   // Two connections at once: PostgreSQL only (npm run test:pg); PGlite has one connection.
   it.runIf(Boolean(process.env.TEST_DATABASE_URL))(
     'prices the order again when an admin changes the price between the read and the reservation',
