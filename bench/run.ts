@@ -84,8 +84,12 @@ async function initialJsGzipBytes(base: string): Promise<{ files: string[]; gzip
   const html = await (await fetch(base + '/')).text();
   const files = [
     ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
+    // A rendered page's entry, asked for by its loader once the page has loaded (lib/entry-loader.ts).
+    ...html.matchAll(/<script[^>]+data-entry="([^"]+)"/g),
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
   ].map((m) => m[1]!);
+  // Nothing found means the page changed how it loads the app, not that it loads nothing.
+  if (files.length === 0) throw new Error('No entry module found in the HTML of /');
   let gzipBytes = 0;
   for (const file of new Set(files)) {
     const body = Buffer.from(await (await fetch(base + file)).arrayBuffer());
