@@ -35,31 +35,37 @@ async function withSql(setup: string[], teardown: string[], work: () => Promise<
   }
 }
 
+/** A PL/pgSQL `body` run before every stock update of one product (a fault injected), as withSql's lists. */
+function stockTrigger(productId: string, name: string, body: string) {
+  return {
+    setup: [
+      `create function ${name}() returns trigger language plpgsql as $$ ${body} $$`,
+      `create trigger ${name} before update of stock on products
+         for each row when (new.id = '${productId}') execute function ${name}()`,
+    ],
+    teardown: [`drop trigger ${name} on products`, `drop function ${name}()`],
+  };
+}
+
 describe('placing an order', () => {
   it('answers 409 and changes nothing when the price keeps moving under the placement', async () => {
     const product = await insertProduct(ctx.db, { priceCents: 1000, stock: 5 });
     const { auth } = await insertUser(ctx.db);
     // Every reservation of this product sees another price than the placement read: as if an admin
     // edit landed between the read and the reservation on every attempt.
-    await withSql(
-      [
-        `create function move_price() returns trigger language plpgsql as $$
-         begin new.price_cents := old.price_cents + 500; return new; end $$`,
-        `create trigger move_price before update of stock on products
-           for each row when (new.id = '${product.id}') execute function move_price()`,
-      ],
-      ['drop trigger move_price on products', 'drop function move_price()'],
-      async () => {
-        const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
-        expect(res.statusCode).toBe(409);
-        expect(res.json()).toMatchObject({ code: 'PRICE_CHANGED' });
-        const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
-        expect(row).toMatchObject({ priceCents: 1000, stock: 5 });
-        expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual(
-          [],
-        );
-      },
+    const fault = stockTrigger(
+      product.id,
+      'move_price',
+      'begin new.price_cents := old.price_cents + 500; return new; end',
     );
+    await withSql(fault.setup, fault.teardown, async () => {
+      const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'PRICE_CHANGED' });
+      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+      expect(row).toMatchObject({ priceCents: 1000, stock: 5 });
+      expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual([]);
+    });
   });
 
   it('places the order again when PostgreSQL aborted the first attempt as a deadlock victim', async () => {
@@ -67,24 +73,19 @@ describe('placing an order', () => {
     const { auth } = await insertUser(ctx.db);
     // The first reservation of this product fails as a deadlock's victim would (SQLSTATE 40P01). A
     // sequence counts the attempts: unlike a table, it is not rolled back with the transaction.
+    const fault = stockTrigger(
+      product.id,
+      'deadlock_once',
+      `begin
+         if nextval('reservation_attempts') = 1 then
+           raise exception 'deadlock detected' using errcode = '40P01';
+         end if;
+         return new;
+       end`,
+    );
     await withSql(
-      [
-        'create sequence reservation_attempts',
-        `create function deadlock_once() returns trigger language plpgsql as $$
-         begin
-           if nextval('reservation_attempts') = 1 then
-             raise exception 'deadlock detected' using errcode = '40P01';
-           end if;
-           return new;
-         end $$`,
-        `create trigger deadlock_once before update of stock on products
-           for each row when (new.id = '${product.id}') execute function deadlock_once()`,
-      ],
-      [
-        'drop trigger deadlock_once on products',
-        'drop function deadlock_once()',
-        'drop sequence reservation_attempts',
-      ],
+      ['create sequence reservation_attempts', ...fault.setup],
+      [...fault.teardown, 'drop sequence reservation_attempts'],
       async () => {
         const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
         expect(res.statusCode).toBe(201);
@@ -105,29 +106,23 @@ describe('placing an order', () => {
   it('answers 503 with Retry-After, not a 500, when every attempt is a deadlock victim, and keeps nothing', async () => {
     const product = await insertProduct(ctx.db, { priceCents: 1000, stock: 5 });
     const { auth } = await insertUser(ctx.db);
-    await withSql(
-      [
-        `create function deadlock_always() returns trigger language plpgsql as $$
-         begin raise exception 'deadlock detected' using errcode = '40P01'; end $$`,
-        `create trigger deadlock_always before update of stock on products
-           for each row when (new.id = '${product.id}') execute function deadlock_always()`,
-      ],
-      ['drop trigger deadlock_always on products', 'drop function deadlock_always()'],
-      async () => {
-        const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
-        expect(res.statusCode).toBe(503);
-        expect(res.headers['retry-after']).toBe('1');
-        expect(res.json()).toEqual({
-          message: 'The shop is busy and nothing was changed. Please try again.',
-          code: 'BUSY',
-        });
-        const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
-        expect(row?.stock).toBe(5);
-        expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual(
-          [],
-        );
-      },
+    const fault = stockTrigger(
+      product.id,
+      'deadlock_always',
+      `begin raise exception 'deadlock detected' using errcode = '40P01'; end`,
     );
+    await withSql(fault.setup, fault.teardown, async () => {
+      const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toEqual({
+        message: 'The shop is busy and nothing was changed. Please try again.',
+        code: 'BUSY',
+      });
+      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+      expect(row?.stock).toBe(5);
+      expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual([]);
+    });
     // Once the database lets it through, the same placement passes.
     const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
     expect(res.statusCode).toBe(201);
