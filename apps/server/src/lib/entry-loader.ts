@@ -17,7 +17,10 @@ import { createHash } from 'node:crypto';
  * before their JavaScript runs.
  *
  * The script reads the entry's URL from its own `data-entry` attribute, so its text is the same for
- * every build and the page policy allows it by hash (`ENTRY_LOADER_CSP`), not by 'unsafe-inline'.
+ * every build and the page policy allows it by hash (`ENTRY_LOADER_CSP`), not by 'unsafe-inline'. A
+ * copy of it planted with another `data-entry` could only start a script `script-src` already allows
+ * (this origin or PayPal's, no 'strict-dynamic'), and only as a module, which a browser refuses unless
+ * it is served as JavaScript: uploads are images.
  */
 export const ENTRY_LOADER = `(function (script) {
   var src = script && script.dataset.entry;

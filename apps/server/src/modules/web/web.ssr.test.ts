@@ -280,7 +280,7 @@ describe('pages rendered on the server (issue 10)', () => {
     );
   });
 
-  it('starts the app once the page has loaded, by a loader the page policy allows by its hash', async () => {
+  it('starts the app once the page has loaded and painted, by a loader the policy allows by its hash', async () => {
     const page = await ctx.app.inject({ method: 'GET', url: '/shop/retro-games' });
     expect(page.statusCode).toBe(200);
     // No module is asked for while the head is read: the loader names the entry and asks for it later.

@@ -77,7 +77,7 @@ export function createWebApp(webDistDir: string, log: { warn(obj: object, msg: s
 
   async function load(version: string, hasEntry: boolean): Promise<Loaded> {
     const html = await readFile(indexFile, 'utf8');
-    // A rendered page is shown before its app starts: the entry module is asked for after the load.
+    // A rendered page is shown before its app starts: its entry is asked for once it has painted.
     const template = parseTemplate(deferEntry(await inlineStylesheets(html, webDistDir)));
     let ssr: SsrModule | undefined;
     if (template && hasEntry) {
