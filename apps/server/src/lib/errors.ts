@@ -41,9 +41,12 @@ export const isDeadlock = (error: unknown): boolean => hasPostgresCode(error, '4
 export const isRetryableAbort = (error: unknown): boolean =>
   isDeadlock(error) || hasPostgresCode(error, '40001');
 
-/** What a client is told when its transaction was aborted (isRetryableAbort), and when to try again. */
-export const BUSY_MESSAGE = 'The shop is busy and nothing was changed. Please try again.';
-const BUSY_RETRY_AFTER_SECONDS = 1;
+/**
+ * What a client is told when its transaction was aborted (isRetryableAbort): a 503 it may send again
+ * in a second, never a 500 (nothing a client can send may answer one).
+ */
+const busy = () =>
+  new AppError(503, 'The shop is busy and nothing was changed. Please try again.', 'BUSY', undefined, 1);
 
 /** Fastify's own 4xx errors, reworded for a person. Anything not listed keeps fastify's message. */
 const FASTIFY_MESSAGES: Record<string, [number, string]> = {
@@ -65,8 +68,6 @@ function toErrorBody(error: FastifyError | AppError | Error): { status: number; 
   if (hasZodFastifySchemaValidationErrors(error)) {
     return { status: 400, body: { message: error.validation[0]?.message ?? 'Invalid request' } };
   }
-  // Not a bug to hide behind a 500: a 503 the client may retry (never a 500 for what a client can send).
-  if (isRetryableAbort(error)) return { status: 503, body: { message: BUSY_MESSAGE, code: 'BUSY' } };
   const fastifyError = error as FastifyError;
   const known = fastifyError.code ? FASTIFY_MESSAGES[fastifyError.code] : undefined;
   if (known) return { status: known[0], body: { message: known[1] } };
@@ -79,12 +80,13 @@ function toErrorBody(error: FastifyError | AppError | Error): { status: number; 
 }
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const { status, body } = toErrorBody(error);
-  if (error instanceof AppError && error.retryAfterSeconds !== undefined) {
-    reply.header('retry-after', String(error.retryAfterSeconds));
+  const aborted = isRetryableAbort(error);
+  const answered = aborted ? busy() : error;
+  const { status, body } = toErrorBody(answered);
+  if (answered instanceof AppError && answered.retryAfterSeconds !== undefined) {
+    reply.header('retry-after', String(answered.retryAfterSeconds));
   }
-  if (body.code === 'BUSY') {
-    reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
+  if (aborted) {
     request.log.warn(
       { err: error, reqId: request.id },
       'transaction aborted by the database; the client may retry',
