@@ -400,13 +400,6 @@ const n = (value: unknown) => Number(value ?? 0);
 const DOWNTIME_MINUTES = 5;
 
 /**
- * The server stays down for a while: every timestamp in the database moves DOWNTIME_MINUTES into
- * the past, which is all a restarted server can see of an outage. It outlasts the leases a killed
- * process held (mail batches) and the idle time the reconciler waits before it takes a payment
- * over, so the test sees recovery without waiting minutes. Then the hold of every other open order
- * runs out (a hold is 30 minutes; the burst's orders are seconds apart).
- */
-/**
  * The killed server's last statements can still be running in PostgreSQL (a backend learns that its
  * client is gone only when it next writes to it). Updating every row of a table can deadlock with
  * them; PostgreSQL then aborts one side, here possibly the simulation's update, which is tried again.
@@ -422,6 +415,13 @@ async function retryDeadlock<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The server stays down for a while: every timestamp in the database moves DOWNTIME_MINUTES into
+ * the past, which is all a restarted server can see of an outage. It outlasts the leases a killed
+ * process held (mail batches) and the idle time the reconciler waits before it takes a payment
+ * over, so the test sees recovery without waiting minutes. Then the hold of every other open order
+ * runs out (a hold is 30 minutes; the burst's orders are seconds apart).
+ */
 async function simulateDowntime(db: Database) {
   // What the crash left for the restart to repair (for the summary: did this run test recovery?).
   const unrecorded = await queryRows<{ id: string }>(
