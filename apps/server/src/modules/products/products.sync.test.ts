@@ -29,16 +29,22 @@ describe('catalogue changes reach every instance', () => {
     const res = await app.inject({ method: 'GET', url: `/api/products/${id}` });
     return res.json<Product>().productPrice;
   };
-  /** Asks until `app` answers `price` (messages arrive asynchronously), at most 3 s. */
-  async function eventually(app: App, id: string, price: number): Promise<number> {
+  /** Reads until `done` holds (messages arrive asynchronously), at most 3 s; answers the last read. */
+  async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
     const until = Date.now() + 3000;
-    let seen = await priceOn(app, id);
-    while (seen !== price && Date.now() < until) {
+    let seen = await read();
+    while (!done(seen) && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 25));
-      seen = await priceOn(app, id);
+      seen = await read();
     }
     return seen;
   }
+  /** Asks until `app` answers `price`, at most 3 s. */
+  const eventually = (app: App, id: string, price: number) =>
+    readUntil(
+      () => priceOn(app, id),
+      (seen) => seen === price,
+    );
 
   it('a change on one instance is seen on another at once, not when its cache expires', async () => {
     const product = await insertProduct(ctx.db, { priceCents: 1000 });
@@ -67,22 +73,20 @@ describe('catalogue changes reach every instance', () => {
     await ctx.db.update(products).set({ stock: 8 }).where(eq(products.id, product.id));
     const unseen = await insertProduct(ctx.db, { category: 'puzzles' });
     ctx.app.services.products.invalidate('details');
-    const until = Date.now() + 3000;
-    let shown = await listed(other);
-    while (shown.find((p) => p._id === product.id)?.stockQuantity !== 8 && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      shown = await listed(other);
-    }
+    const shown = await readUntil(
+      () => listed(other),
+      (list) => list.find((p) => p._id === product.id)?.stockQuantity === 8,
+    );
     expect(shown.find((p) => p._id === product.id)?.stockQuantity).toBe(8);
     // The other instance kept its list of the category's products: the silent addition is not in it.
     expect(shown.map((p) => p._id)).not.toContain(unseen.id);
     // A products change drops the lists too.
     ctx.app.services.products.invalidate('products');
-    const later = Date.now() + 3000;
-    while (!(await listed(other)).some((p) => p._id === unseen.id) && Date.now() < later) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    expect((await listed(other)).map((p) => p._id)).toContain(unseen.id);
+    const relisted = await readUntil(
+      () => listed(other),
+      (list) => list.some((p) => p._id === unseen.id),
+    );
+    expect(relisted.map((p) => p._id)).toContain(unseen.id);
   });
 
   it('works both ways, and a message drops each cache once: later silent changes stay unseen', async () => {
