@@ -32,3 +32,10 @@ export async function buildWebApp(): Promise<string> {
   }
   return outDir;
 }
+
+/**
+ * The opening tag of every script element a page the server rendered holds: the app's loader
+ * (lib/entry-loader.ts), the JSON-LD and the hydration data. Any other was opened by text a user typed.
+ */
+export const PAGE_SCRIPT_TAG =
+  /^<script (data-entry="\/assets\/[\w-]+\.js"|type="application\/ld\+json"|type="application\/json" id="pv-state")>$/;
