@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.js';
+import { createStatementNamer, namingClient } from './statement-cache.js';
 
 export type Schema = typeof schema;
 /** One type for both engines: services never know which one they talk to. */
@@ -111,7 +112,12 @@ export interface OpenDatabaseOptions {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 });
+    // Statements sent more than once are prepared on each connection (statement-cache.ts).
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolMax ?? 10,
+      Client: namingClient(createStatementNamer()),
+    });
     // Without a listener, an idle client losing its connection would crash the process; the pool
     // replaces the client by itself.
     pool.on('error', (error) => options.onIdleError?.(error));

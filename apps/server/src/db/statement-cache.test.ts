@@ -1,0 +1,102 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, createTestContext } from '../test/context.js';
+import { insertProduct } from '../test/factories.js';
+import type { Transaction } from './client.js';
+import { products } from './schema/index.js';
+import { createStatementNamer } from './statement-cache.js';
+
+describe('statement namer', () => {
+  it('names a text the second time it is sent, and keeps that name', () => {
+    const nameOf = createStatementNamer();
+    expect(nameOf('select 1')).toBeUndefined();
+    const name = nameOf('select 1');
+    expect(name).toMatch(/^pv_\d+$/);
+    expect(nameOf('select 1')).toBe(name);
+    expect(nameOf('select 2')).toBeUndefined();
+    const other = nameOf('select 2');
+    expect(other).toBeDefined();
+    expect(other).not.toBe(name);
+  });
+
+  it('never names a text longer than maxLength', () => {
+    const nameOf = createStatementNamer({ maxLength: 10 });
+    const long = 'select 1234567';
+    expect([nameOf(long), nameOf(long), nameOf(long)]).toEqual([undefined, undefined, undefined]);
+    nameOf('select 1');
+    expect(nameOf('select 1')).toBeDefined();
+  });
+
+  it('names at most maxNamed texts and remembers at most maxTracked', () => {
+    const named = createStatementNamer({ maxNamed: 1 });
+    named('a');
+    expect(named('a')).toBeDefined();
+    named('b');
+    expect(named('b')).toBeUndefined();
+    expect(named('a')).toBeDefined();
+
+    const tracked = createStatementNamer({ maxTracked: 1 });
+    tracked('a');
+    tracked('b');
+    expect(tracked('b')).toBeUndefined();
+    expect(tracked('a')).toBeDefined();
+  });
+});
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('prepared statements on PostgreSQL', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(async () => ctx?.close());
+
+  /** This connection's prepared statements (the transaction holds one connection). */
+  const preparedOf = async (tx: Transaction) =>
+    (
+      await tx.execute<{ statement: string }>(sql`select statement from pg_prepared_statements`)
+    ).rows.map((r) => r.statement);
+
+  it('a statement sent twice is prepared on the connection and answers as before', async () => {
+    const product = await insertProduct(ctx.db, { priceCents: 4321, stock: 7 });
+    await ctx.db.transaction(async (tx) => {
+      const stockOf = () =>
+        tx.select({ stock: products.stock }).from(products).where(eq(products.id, product.id));
+      expect(await stockOf()).toEqual([{ stock: 7 }]);
+      const onceOnly = await tx
+        .select({ price: products.priceCents, probe: sql<number>`4242`.as('probe') })
+        .from(products)
+        .where(eq(products.id, product.id));
+      expect(onceOnly).toEqual([{ price: 4321, probe: 4242 }]);
+      await tx.update(products).set({ stock: 6 }).where(eq(products.id, product.id));
+      expect(await stockOf()).toEqual([{ stock: 6 }]);
+      expect(await stockOf()).toEqual([{ stock: 6 }]);
+
+      const prepared = await preparedOf(tx);
+      expect(prepared.filter((s) => s.startsWith('select "stock" from "products"'))).toHaveLength(1);
+      expect(prepared.some((s) => s.includes('4242'))).toBe(false);
+    });
+  });
+
+  it('a prepared statement that fails once still runs afterwards on the same connection', async () => {
+    const product = await insertProduct(ctx.db, { stock: 3 });
+    await ctx.db.transaction(async (tx) => {
+      // A check constraint keeps stock at 0 or more: taking 2 works once, then fails, then 1 works.
+      const take = (qty: number) =>
+        tx.transaction((inner) =>
+          inner
+            .update(products)
+            .set({ stock: sql`${products.stock} - ${qty}` })
+            .where(eq(products.id, product.id))
+            .returning({ stock: products.stock }),
+        );
+      expect(await take(1)).toEqual([{ stock: 2 }]);
+      expect(await take(2)).toEqual([{ stock: 0 }]);
+      await expect(take(2)).rejects.toThrow();
+      const [row] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, product.id));
+      expect(row?.stock).toBe(0);
+      await tx.update(products).set({ stock: 5 }).where(eq(products.id, product.id));
+      expect(await take(1)).toEqual([{ stock: 4 }]);
+      expect((await preparedOf(tx)).some((s) => s.startsWith('update "products" set "stock" = "products"."stock" - $1'))).toBe(true);
+    });
+  });
+});
