@@ -11,7 +11,16 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, migrate } from '../apps/server/src/db/client.js';
 import { products, users } from '../apps/server/src/db/schema/index.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
-import { apiClient, freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
+import {
+  apiClient,
+  cpuSince,
+  cpuTimes,
+  freshPostgresDatabase,
+  percentile,
+  processesNamed,
+  stopChild,
+  waitFor,
+} from './lib.js';
 import { writeSection } from './results.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +42,8 @@ interface EngineResult {
   p99: number;
   failures: number;
   firstFailure?: string;
+  /** CPU seconds used during the run; database: PostgreSQL's processes (PGlite runs in the server). */
+  cpu?: { server: number; database?: number; client: number };
 }
 
 /** A database with one product that cannot sell out and 20 customers, prepared before the server starts. */
@@ -114,6 +125,12 @@ async function runEngine(
     let failures = 0;
     let firstFailure: string | undefined;
     let lastOrder: { token: string; id: string } | undefined;
+    // Where the CPU goes (Linux /proc): the shop's process, PostgreSQL's processes (every `postgres`
+    // on the machine: run on a quiet one), and this client, which shares the machine with both.
+    const databasePids = () => (env.DATABASE_URL ? processesNamed('postgres') : []);
+    const serverCpu = cpuTimes([server.pid!]);
+    const databaseCpu = cpuTimes(databasePids());
+    const clientCpu = process.cpuUsage();
     const until = Date.now() + seconds * 1000;
     const started = Date.now();
     await Promise.all(
@@ -147,6 +164,15 @@ async function runEngine(
       }),
     );
     const elapsed = (Date.now() - started) / 1000;
+    const clientUsed = process.cpuUsage(clientCpu);
+    const cpu =
+      serverCpu.size > 0
+        ? {
+            server: cpuSince(serverCpu, [server.pid!]),
+            ...(env.DATABASE_URL ? { database: cpuSince(databaseCpu, databasePids()) } : {}),
+            client: (clientUsed.user + clientUsed.system) / 1e6,
+          }
+        : undefined;
     if (lastOrder) {
       const check = await call<{ isPaid: boolean }>('GET', `/api/orders/${lastOrder.id}`, lastOrder.token);
       if (!check.isPaid) throw new Error('The last benchmark order is not paid');
@@ -160,10 +186,24 @@ async function runEngine(
       p99: percentile(latencies, 99),
       failures,
       ...(firstFailure ? { firstFailure } : {}),
+      ...(cpu ? { cpu } : {}),
     };
   } finally {
     await stopChild(server);
   }
+}
+
+const ms = (cpuSeconds: number, orders: number) => ((1000 * cpuSeconds) / orders).toFixed(1);
+
+function cpuPerOrder({ cpu, orders }: EngineResult): string {
+  if (!cpu || orders === 0) return 'n/a';
+  return `${ms(cpu.server, orders)} / ${cpu.database === undefined ? 'in server' : ms(cpu.database, orders)} / ${ms(cpu.client, orders)}`;
+}
+
+function coresBusy({ cpu, orders, perSecond }: EngineResult): string {
+  if (!cpu || orders === 0) return 'n/a';
+  const elapsed = orders / perSecond;
+  return ((cpu.server + (cpu.database ?? 0) + cpu.client) / elapsed).toFixed(2);
 }
 
 /** Default first; the quieter setting runs second on the same data (a few hundred more orders in it). */
@@ -198,12 +238,14 @@ async function main() {
   const report = [
     `Run ${new Date().toISOString()} on ${cpus().length} cores, Node ${process.version}; ${CUSTOMERS} concurrent customers for ${seconds} s, each placing a 1-item order and paying it in full with its own gift card (2 requests per order) against the built server on loopback, started as \`npm start\` starts it (default settings, logging on); LOG_LEVEL=warn is reported beside it.`,
     '',
-    '| engine, setting | paid orders | orders/s | p50 ms (order + pay) | p99 ms | failures |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| engine, setting | paid orders | orders/s | p50 ms (order + pay) | p99 ms | failures | CPU ms per paid order: server / database / client | cores busy |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map(
       (r) =>
-        `| ${r.engine} | ${r.orders} | ${r.perSecond.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} |`,
+        `| ${r.engine} | ${r.orders} | ${r.perSecond.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} | ${cpuPerOrder(r)} | ${coresBusy(r)} |`,
     ),
+    '',
+    `CPU per paid order is the CPU time each side used during the run (Linux /proc: the shop's process, every \`postgres\` process, this client), divided by the paid orders; PGlite runs inside the shop's process. "Cores busy" is their sum over the run's length, out of ${cpus().length}: near that, the machine, not the shop, sets the rate.`,
     ...results.filter((r) => r.firstFailure).map((r) => `\nFirst failure on ${r.engine}: ${r.firstFailure}`),
   ].join('\n');
   console.log('\n' + report + '\n');

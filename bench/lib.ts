@@ -1,5 +1,6 @@
 // Helpers the benchmarks share.
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 
@@ -139,4 +140,49 @@ export async function closedLoop({
     await agent.close();
   }
   return { latencies: latencies.sort((a, b) => a - b), non2xx, errors, read: total };
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux's supported architectures). */
+const USER_HZ = 100;
+
+/**
+ * CPU seconds (user + system) each of these processes has used so far, read from /proc; a process that
+ * has gone is left out. Empty where there is no /proc (Linux only).
+ */
+export function cpuTimes(pids: Iterable<number>): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // The command name (2nd field) is in parentheses and may hold spaces: count from after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    times.set(pid, (Number(fields[11]) + Number(fields[12])) / USER_HZ); // utime, stime (14th, 15th)
+  }
+  return times;
+}
+
+/** CPU seconds these processes used since `before` was taken (a process started since counts whole). */
+export function cpuSince(before: Map<number, number>, pids: Iterable<number>): number {
+  let seconds = 0;
+  for (const [pid, now] of cpuTimes(pids)) seconds += now - (before.get(pid) ?? 0);
+  return seconds;
+}
+
+/** The ids of the running processes whose command name is `name` (e.g. every PostgreSQL backend). */
+export function processesNamed(name: string): number[] {
+  if (!existsSync('/proc/self/stat')) return [];
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
