@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../test/context.js';
 import { insertProduct } from '../test/factories.js';
-import type { Transaction } from './client.js';
+import { type Transaction, queryRows } from './client.js';
 import { products } from './schema/index.js';
 import { createStatementNamer } from './statement-cache.js';
 
@@ -52,9 +52,9 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('prepared statements on P
 
   /** This connection's prepared statements (the transaction holds one connection). */
   const preparedOf = async (tx: Transaction) =>
-    (
-      await tx.execute<{ statement: string }>(sql`select statement from pg_prepared_statements`)
-    ).rows.map((r) => r.statement);
+    (await queryRows<{ statement: string }>(tx, sql`select statement from pg_prepared_statements`)).map(
+      (r) => r.statement,
+    );
 
   it('a statement sent twice is prepared on the connection and answers as before', async () => {
     const product = await insertProduct(ctx.db, { priceCents: 4321, stock: 7 });
@@ -92,11 +92,18 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('prepared statements on P
       expect(await take(1)).toEqual([{ stock: 2 }]);
       expect(await take(2)).toEqual([{ stock: 0 }]);
       await expect(take(2)).rejects.toThrow();
-      const [row] = await tx.select({ stock: products.stock }).from(products).where(eq(products.id, product.id));
+      const [row] = await tx
+        .select({ stock: products.stock })
+        .from(products)
+        .where(eq(products.id, product.id));
       expect(row?.stock).toBe(0);
       await tx.update(products).set({ stock: 5 }).where(eq(products.id, product.id));
       expect(await take(1)).toEqual([{ stock: 4 }]);
-      expect((await preparedOf(tx)).some((s) => s.startsWith('update "products" set "stock" = "products"."stock" - $1'))).toBe(true);
+      expect(
+        (await preparedOf(tx)).some((s) =>
+          s.startsWith('update "products" set "stock" = "products"."stock" - $1'),
+        ),
+      ).toBe(true);
     });
   });
 });

@@ -7,7 +7,10 @@ import pg from 'pg';
  * 1.7x as many transactions a second once prepared). A text sent a second time is given a name, and
  * node-postgres then parses it once per connection and afterwards only binds and executes it; after
  * five executions PostgreSQL may keep a generic plan (plan_cache_mode auto). The same policy as
- * pgjdbc's prepareThreshold, and the default of postgres.js, pgx and asyncpg.
+ * pgjdbc's prepareThreshold, and the default of postgres.js, pgx and asyncpg. Measured on the shop
+ * (`npm run bench`, same machine, back to back): checkout 136 -> 171 paid orders/s with PostgreSQL's
+ * CPU 4.3 -> 2.4 ms per order; the 100,000-product catalogue's uncached category pages 1,357 -> 1,562
+ * and searches 840 -> 1,001 req/s (generic plans did not slow the pattern searches).
  *
  * Bounded: a text longer than `maxLength` is never named (bulk inserts), at most `maxNamed` texts are
  * (each connection keeps each one it uses), and at most `maxTracked` texts are remembered at all.
