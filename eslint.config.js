@@ -45,4 +45,23 @@ export default tseslint.config(
     files: ['apps/server/src/db/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/modules/**'] }] },
   },
+  {
+    // Web features don't import each other (STYLE.md): what two of them share lives in app/ or ui/,
+    // and app/ composes them (app/pages). A feature reaches only into itself, app/, ui/ and test/.
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./)|/features/',
+              message:
+                "Features don't import each other: move what they share to app/ or ui/, or compose them in app/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as persistConstants from 'redux-persist';
 import { makeCartItem } from '../test/factories';
-import { addToCart } from '../features/cart/cartSlice';
+import { addToCart } from './cartSlice';
 import { openCart } from '../features/cart/cartPanelSlice';
 import { catalogApi } from '../features/catalog/api';
 import { persistConfig, startPersistence } from './persist';

@@ -9,7 +9,7 @@ import {
 import type { StoreExtra } from './apiCommon';
 import type { api } from './api';
 import { authSlice } from '../features/account/authSlice';
-import { cartSlice } from '../features/cart/cartSlice';
+import { cartSlice } from './cartSlice';
 import { cartPanelSlice } from '../features/cart/cartPanelSlice';
 import { sessionSlice } from './sessionSlice';
 

@@ -1,5 +1,5 @@
 import type { Product, ProductListResponse } from '@pixel-vault/shared';
-import type { CartItem } from '../features/cart/cartSlice';
+import type { CartItem } from '../app/cartSlice';
 
 let seq = 0;
 

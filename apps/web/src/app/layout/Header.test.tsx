@@ -5,7 +5,7 @@ import { makeCartItem } from '../../test/factories';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/users';
-import { initialCartState, type CartItem } from '../../features/cart/cartSlice';
+import { initialCartState, type CartItem } from '../cartSlice';
 import { Header } from './Header';
 
 function renderHeader({ user = null as ReturnType<typeof makeUser> | null, items = [] as CartItem[] } = {}) {

@@ -3,7 +3,7 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { NAV_CATEGORIES, navSlug } from '@pixel-vault/shared';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import { openCart } from '../../features/cart/cartPanelSlice';
-import { selectCartCount } from '../../features/cart/cartSlice';
+import { selectCartCount } from '../cartSlice';
 import { Logo } from '../../ui/Logo';
 import { useDismiss } from './useDismiss';
 import { useHideOnScroll } from './useHideOnScroll';

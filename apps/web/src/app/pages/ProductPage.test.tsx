@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
@@ -8,7 +9,8 @@ import { MemoryRouter, Route, Routes, StaticRouter } from 'react-router';
 import { catalogApi } from '../../features/catalog/api';
 import { makeReview, makeReviewPage } from '../../features/reviews/test-helpers';
 import { makeProduct } from '../../test/factories';
-import { jsonResponse, stubFetch } from '../../test/fetch';
+import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
+import { renderWithProviders } from '../../test/render';
 import { serverAnswers } from '../ssrState';
 import { restored, restoring } from '../sessionSlice';
 import { makeStore, type AppStore } from '../store';
@@ -88,5 +90,60 @@ describe('the product page rendered on the server (issue 14)', () => {
     expect(errors).not.toHaveBeenCalled();
     // The reviews replaced the skeleton inside the same block.
     expect(screen.getByRole('region', { name: 'Reviews' })).toHaveClass('min-h-[30rem]');
+  });
+});
+
+describe("the product page's Add to Cart (the cart feature's, composed here)", () => {
+  /** GET /api/products/:id answers `answer(n)` on its n-th call; its reviews are an empty page. */
+  function serveProduct(id: string, answer: (call: number) => Response) {
+    let calls = 0;
+    return stubFetch((_req, url) =>
+      url.pathname === `/api/products/${id}`
+        ? answer(++calls)
+        : url.pathname === `/api/products/${id}/reviews`
+          ? jsonResponse(makeReviewPage([]))
+          : jsonResponse({ message: 'Not found' }, 404),
+    );
+  }
+  const renderProduct = (product: { _id: string; productCategory: string }) =>
+    renderWithProviders(routes, { route: `/shop/${product.productCategory}/product/${product._id}` });
+
+  it('reads the product again before adding, so the cart gets the current price and stock, then opens the cart', async () => {
+    const user = userEvent.setup();
+    const product = makeProduct({ productPrice: 20, stockQuantity: 5 });
+    const now = { ...product, productPrice: 18.5, stockQuantity: 4 };
+    const mock = serveProduct(product._id, (call) => jsonResponse(call === 1 ? product : now));
+    const { store } = renderProduct(product);
+    await user.click(await screen.findByRole('button', { name: 'Increase quantity' }));
+    await user.click(screen.getByRole('button', { name: 'Add to Cart' }));
+    await waitFor(() => expect(store.getState().cartPanel.isOpen).toBe(true));
+    const productUrl = `/api/products/${product._id}`;
+    expect(calledUrls(mock).filter((url) => url === productUrl)).toEqual([productUrl, productUrl]);
+    expect(store.getState().cart.cartItems).toEqual([
+      {
+        product: product._id,
+        name: product.productName,
+        image: product.productImage[0],
+        price: 18.5,
+        countInStock: 4,
+        qty: 2,
+      },
+    ]);
+  });
+
+  it('only logs a failed add to the console and gives the button back', async () => {
+    const user = userEvent.setup();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const product = makeProduct();
+    serveProduct(product._id, (call) =>
+      call === 1 ? jsonResponse(product) : jsonResponse({ message: 'Server busy' }, 503),
+    );
+    const { store } = renderProduct(product);
+    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Add to Cart' })).toBeEnabled());
+    expect(store.getState().cart.cartItems).toEqual([]);
+    expect(store.getState().cartPanel.isOpen).toBe(false);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining('Server busy'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

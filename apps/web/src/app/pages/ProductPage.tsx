@@ -1,7 +1,10 @@
-import { Suspense, lazy, useSyncExternalStore } from 'react';
+import { Suspense, lazy, useCallback, useSyncExternalStore } from 'react';
 import type { Product } from '@pixel-vault/shared';
-import { ProductPage as CatalogProductPage } from '../../features/catalog/ProductPage';
+import { addItem } from '../../features/cart/addItem';
+import { openCart } from '../../features/cart/cartPanelSlice';
+import { type AddToCart, ProductPage as CatalogProductPage } from '../../features/catalog/ProductPage';
 import { ReviewsLoading, ReviewsShell } from '../../features/reviews/ReviewsShell';
+import { useAppDispatch } from '../hooks';
 
 const loadReviews = () => import('../../features/reviews/ProductReviews');
 const ProductReviews = lazy(loadReviews);
@@ -41,10 +44,23 @@ function Reviews({ product }: { product: Product }) {
 
 const reviews = (product: Product) => <Reviews product={product} />;
 
+/** The cart feature's add (the product read again for its price and stock), then its panel opened. */
+function useAddToCart(): AddToCart {
+  const dispatch = useAppDispatch();
+  return useCallback(
+    async (productId, qty) => {
+      await dispatch(addItem({ productId, qty })).unwrap();
+      dispatch(openCart());
+    },
+    [dispatch],
+  );
+}
+
 /**
  * /shop/:category/product/:id (spec section 2): the catalogue's product page with the reviews feature's
- * block under it. Composed here: features don't import each other.
+ * block under it and the cart feature's 'Add to Cart'. Composed here: features don't import each other.
  */
 export function ProductPage() {
-  return <CatalogProductPage reviews={reviews} />;
+  const addToCart = useAddToCart();
+  return <CatalogProductPage reviews={reviews} addToCart={addToCart} />;
 }

@@ -6,7 +6,7 @@ import type { Order } from '@pixel-vault/shared';
 import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
-import { makeOrder, paid } from '../orders/test-helpers';
+import { makeOrder, paid } from '../../test/orders';
 import AdminOrderPage from '../../app/pages/AdminOrderPage';
 import { ManageOrdersSection } from './ManageOrdersSection';
 import { adminState, jsonBody } from './test-helpers';

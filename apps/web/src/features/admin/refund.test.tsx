@@ -6,7 +6,7 @@ import type { Order } from '@pixel-vault/shared';
 import AdminOrderPage from '../../app/pages/AdminOrderPage';
 import { jsonResponse, stubFetch } from '../../test/fetch';
 import { renderWithProviders } from '../../test/render';
-import { makeEvent, makeOrder, paid } from '../orders/test-helpers';
+import { makeEvent, makeOrder, paid } from '../../test/orders';
 import { adminState, jsonBody } from './test-helpers';
 
 /** Issue 12 on the admin order page: the refund form, and the order's refunds and timeline. */

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import { Price } from '../../ui/Price';
-import { removeFromCart, updateQty, type CartItem } from './cartSlice';
+import { removeFromCart, updateQty, type CartItem } from '../../app/cartSlice';
 
 /** One cart line (spec section 2): image, name, price, quantity 1..countInStock and Remove. */
 export function CartLine({ item }: { item: CartItem }) {

@@ -3,7 +3,7 @@ import { useAppSelector } from '../../app/hooks';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { CartLine } from './CartLine';
 import { CartSummary } from './CartSummary';
-import { selectCartItems } from './cartSlice';
+import { selectCartItems } from '../../app/cartSlice';
 
 /** /cart (spec section 2: content not shown): the panel's contents as a page. */
 export default function CartPage() {

@@ -8,7 +8,7 @@ import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/users';
 import { CartPanel } from './CartPanel';
 import { openCart } from './cartPanelSlice';
-import { initialCartState, type CartItem } from './cartSlice';
+import { initialCartState, type CartItem } from '../../app/cartSlice';
 
 function OpenButton() {
   const dispatch = useAppDispatch();

@@ -3,7 +3,7 @@ import { Modal } from '../../ui/Modal';
 import { CartLine } from './CartLine';
 import { CartSummary } from './CartSummary';
 import { closeCart, selectIsCartOpen } from './cartPanelSlice';
-import { selectCartItems } from './cartSlice';
+import { selectCartItems } from '../../app/cartSlice';
 
 const TITLE_ID = 'cart-panel-title';
 

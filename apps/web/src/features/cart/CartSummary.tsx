@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router';
 import { formatCents } from '@pixel-vault/shared';
 import { useAppSelector } from '../../app/hooks';
 import { cartSubtotalCents } from './cartTotals';
-import { selectCartItems } from './cartSlice';
+import { selectCartItems } from '../../app/cartSlice';
 
 /** Where 'Login to Checkout' goes: /login, coming back to checkout after logging in. */
 export const LOGIN_TO_CHECKOUT = `/login?redirect=${encodeURIComponent('/place-order')}`;

@@ -1,7 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import { errorMessage } from '../../app/api';
 import { cartApi } from './api';
-import { addToCart, type CartItem } from './cartSlice';
+import { addToCart, type CartItem } from '../../app/cartSlice';
 
 /**
  * Adds a product to the cart after refetching it for the current price and stock (spec section 4).

@@ -1,5 +1,5 @@
 import { subtotalCents, toCents, type Cents, type PricedLine } from '@pixel-vault/shared';
-import type { CartItem } from './cartSlice';
+import type { CartItem } from '../../app/cartSlice';
 
 /** Cart lines in integer cents, the form the shared pricing rules take (STYLE.md: money). */
 export function cartPricedLines(items: readonly CartItem[]): PricedLine[] {

@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import type { Product } from '@pixel-vault/shared';
 import { makeProduct } from '../../test/factories';
-import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
+import { jsonResponse, stubFetch } from '../../test/fetch';
 import { renderWithProviders } from '../../test/render';
-import { ProductPage } from './ProductPage';
+import { type AddToCart, ProductPage } from './ProductPage';
 
 function HashProbe() {
   const { pathname, hash } = useLocation();
@@ -29,10 +29,13 @@ function serveProduct(product: Product) {
   return { mock, change: (p: Product) => (current = p) };
 }
 
-function renderProduct(product: Pick<Product, '_id' | 'productCategory'>) {
+/** The cart's side of 'Add to Cart' (app/ gives the real one: app/pages/ProductPage.test.tsx). */
+const added: AddToCart = async () => {};
+
+function renderProduct(product: Pick<Product, '_id' | 'productCategory'>, addToCart = added) {
   return renderWithProviders(
     <Routes>
-      <Route path="/shop/:category/product/:id" element={<ProductPage />} />
+      <Route path="/shop/:category/product/:id" element={<ProductPage addToCart={addToCart} />} />
     </Routes>,
     { route: `/shop/${product.productCategory}/product/${product._id}` },
   );
@@ -124,40 +127,21 @@ describe('ProductPage', () => {
     expect(add).toBeEnabled();
   });
 
-  it('refetches the product before adding, so the cart gets the current price and stock, then opens the cart', async () => {
+  it('hands the product and the quantity to the cart, is busy until it answers, and gives the button back when it fails', async () => {
     const user = userEvent.setup();
-    const product = makeProduct({ productPrice: 20, stockQuantity: 5 });
-    const { mock, change } = serveProduct(product);
-    const { store } = renderProduct(product);
+    const product = makeProduct({ stockQuantity: 5 });
+    serveProduct(product);
+    let fail!: () => void;
+    const addToCart = vi.fn<AddToCart>(
+      () => new Promise<void>((_resolve, reject) => (fail = () => reject(new Error('refused')))),
+    );
+    renderProduct(product, addToCart);
     await user.click(await screen.findByRole('button', { name: 'Increase quantity' }));
-    change({ ...product, productPrice: 18.5, stockQuantity: 4 });
     await user.click(screen.getByRole('button', { name: 'Add to Cart' }));
-    await waitFor(() => expect(store.getState().cartPanel.isOpen).toBe(true));
-    expect(calledUrls(mock)).toEqual([`/api/products/${product._id}`, `/api/products/${product._id}`]);
-    expect(store.getState().cart.cartItems).toEqual([
-      {
-        product: product._id,
-        name: product.productName,
-        image: product.productImage[0],
-        price: 18.5,
-        countInStock: 4,
-        qty: 2,
-      },
-    ]);
-  });
-
-  it('only logs a failed add to the console and gives the button back', async () => {
-    const user = userEvent.setup();
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const product = makeProduct();
-    let calls = 0;
-    stubFetch(() => (++calls === 1 ? jsonResponse(product) : jsonResponse({ message: 'Server busy' }, 503)));
-    const { store } = renderProduct(product);
-    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    expect(addToCart).toHaveBeenCalledWith(product._id, 2);
+    expect(screen.getByRole('button', { name: 'Adding...' })).toBeDisabled();
+    fail();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Add to Cart' })).toBeEnabled());
-    expect(store.getState().cart.cartItems).toEqual([]);
-    expect(store.getState().cartPanel.isOpen).toBe(false);
-    expect(errors).toHaveBeenCalledWith(expect.stringContaining('Server busy'));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
@@ -185,7 +169,7 @@ describe('ProductPage', () => {
       <Routes>
         <Route
           path="/shop/:category/product/:id"
-          element={<ProductPage reviews={(p) => <p>Reviews of {p.productName}</p>} />}
+          element={<ProductPage addToCart={added} reviews={(p) => <p>Reviews of {p.productName}</p>} />}
         />
       </Routes>,
       { route: `/shop/${product.productCategory}/product/${product._id}` },
@@ -201,8 +185,8 @@ describe('ProductPage', () => {
     renderWithProviders(
       <>
         <Routes>
-          <Route path="/shop/:category/product/:id" element={<ProductPage />} />
-          <Route path="/product/:id" element={<ProductPage />} />
+          <Route path="/shop/:category/product/:id" element={<ProductPage addToCart={added} />} />
+          <Route path="/product/:id" element={<ProductPage addToCart={added} />} />
         </Routes>
         <HashProbe />
       </>,

@@ -2,14 +2,11 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { categoryLabel, type Product } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
-import { useAppDispatch } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Price } from '../../ui/Price';
 import { DETAIL_IMAGE_SIZES, imageSrcSet } from '../../ui/productImage';
 import { Stars } from '../../ui/Stars';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { addItem } from '../cart/addItem';
-import { openCart } from '../cart/cartPanelSlice';
 import { catalogApi, useGetProductQuery } from './api';
 
 function Gallery({ product }: { product: Product }) {
@@ -67,8 +64,7 @@ function Gallery({ product }: { product: Product }) {
 }
 
 /** Quantity stepper and 'Add to Cart' (spec sections 2 and 5: 1 up to the stock). */
-function BuyBox({ product }: { product: Product }) {
-  const dispatch = useAppDispatch();
+function BuyBox({ product, addToCart }: { product: Product; addToCart: AddToCart }) {
   const inputId = useId();
   const hintId = useId();
   const stock = product.stockQuantity;
@@ -89,10 +85,9 @@ function BuyBox({ product }: { product: Product }) {
   async function add() {
     setAdding(true);
     try {
-      await dispatch(addItem({ productId: product._id, qty })).unwrap();
-      dispatch(openCart());
+      await addToCart(product._id, qty);
     } catch {
-      // Spec section 8: add-to-cart failures are only logged (addItem does it); the button comes back.
+      // Spec section 8: add-to-cart failures are only logged (the cart does it); the button comes back.
     } finally {
       setAdding(false);
     }
@@ -166,7 +161,18 @@ function BuyBox({ product }: { product: Product }) {
 /** What the product page shows under the product: its reviews (issue 14), given by app/ (features don't import each other). */
 export type ProductReviewsSlot = (product: Product) => ReactNode;
 
-function ProductDetails({ product, reviews }: { product: Product; reviews?: ProductReviewsSlot }) {
+/**
+ * 'Add to Cart': puts `qty` of the product in the cart and shows it; rejects when it could not (the cart
+ * feature's, given by app/). The button is busy until it settles.
+ */
+export type AddToCart = (productId: string, qty: number) => Promise<void>;
+
+interface ProductPageSlots {
+  reviews?: ProductReviewsSlot;
+  addToCart: AddToCart;
+}
+
+function ProductDetails({ product, reviews, addToCart }: ProductPageSlots & { product: Product }) {
   return (
     <article>
       <div className="grid gap-8 md:grid-cols-2 md:gap-12">
@@ -193,7 +199,7 @@ function ProductDetails({ product, reviews }: { product: Product; reviews?: Prod
           <Price value={product.productPrice} className="text-3xl font-bold text-lime-300" />
           <p className="text-zinc-300">In stock: {product.stockQuantity}</p>
           <p className="whitespace-pre-line text-zinc-200">{product.productDescription}</p>
-          <BuyBox key={product._id} product={product} />
+          <BuyBox key={product._id} product={product} addToCart={addToCart} />
         </div>
       </div>
       {reviews?.(product)}
@@ -230,7 +236,7 @@ function ProductNotFound({ error }: { error: unknown }) {
  * own, keeping the #fragment. (A product under another category is shown there, with its own address as
  * the canonical link: the server renders it so, and hydration must draw the same.)
  */
-export function ProductPage({ reviews }: { reviews?: ProductReviewsSlot }) {
+export function ProductPage({ reviews, addToCart }: ProductPageSlots) {
   const { id = '', category } = useParams();
   const { search, hash } = useLocation();
   // Already known not to exist (the server's render said so): no second request for it.
@@ -255,7 +261,7 @@ export function ProductPage({ reviews }: { reviews?: ProductReviewsSlot }) {
       ) : category === undefined ? (
         <Navigate replace to={`/shop/${loaded.productCategory}/product/${loaded._id}${search}${hash}`} />
       ) : (
-        <ProductDetails product={loaded} reviews={reviews} />
+        <ProductDetails product={loaded} reviews={reviews} addToCart={addToCart} />
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import { formatCents, formatDollars, toCents, type Order, type OrderTotals } from '@pixel-vault/shared';
-import type { CartItem } from '../cart/cartSlice';
+import type { CartItem } from '../../app/cartSlice';
 
 function Row({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
   return (

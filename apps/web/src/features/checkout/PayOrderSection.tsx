@@ -4,9 +4,9 @@ import { errorMessage } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Price } from '../../ui/Price';
-import { ordersApi } from '../orders/api';
-import { Fact } from '../orders/OrderParts';
-import { customerId, isOpenOrder } from '../orders/orderMath';
+import { ordersApi } from '../../app/ordersApi';
+import { Fact } from '../../ui/Fact';
+import { customerId, isOpenOrder } from '../../ui/orderMath';
 import { PaymentStep, type PayableOrder } from './PaymentStep';
 
 /**

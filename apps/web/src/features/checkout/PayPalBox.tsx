@@ -3,7 +3,7 @@ import { formatCents, type Cents } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
-import { useGetPayPalConfigQuery } from '../orders/api';
+import { useGetPayPalConfigQuery } from '../../app/ordersApi';
 
 // PayPal's SDK wrapper is a further chunk, fetched only when the shop runs with PayPal credentials.
 const PayPalButtonsBox = lazy(() => import('./PayPalButtonsBox'));

@@ -4,14 +4,14 @@ import { toCents, toDollars, type Cents, type Order } from '@pixel-vault/shared'
 import { errorMessage } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
-import { clearCart, savePaymentMethod, type PaymentMethod } from '../cart/cartSlice';
+import { clearCart, savePaymentMethod, type PaymentMethod } from '../../app/cartSlice';
 import {
   useCapturePayPalOrderMutation,
   useCheckGiftCardBalanceMutation,
   useCreatePayPalOrderMutation,
   usePayOrderMutation,
   useUseGiftCardMutation,
-} from '../orders/api';
+} from '../../app/ordersApi';
 import { isExpiredOrderError } from './checkoutErrors';
 import { GiftCardBox } from './GiftCardBox';
 import { PayPalBox } from './PayPalBox';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { selectCartItems } from '../cart/cartSlice';
+import { selectCartItems } from '../../app/cartSlice';
 import { CheckoutSummary } from './CheckoutSummary';
 import { checkoutTotals } from './checkoutTotals';
 import { PaymentStep } from './PaymentStep';

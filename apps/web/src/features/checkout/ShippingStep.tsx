@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
-import { saveShippingAddress, type ShippingAddress } from '../cart/cartSlice';
+import { saveShippingAddress, type ShippingAddress } from '../../app/cartSlice';
 
 export const FILL_ALL_FIELDS = 'Please fill out all the fields to continue.';
 

@@ -1,5 +1,5 @@
 import { priceOrder, toCents, type OrderTotals } from '@pixel-vault/shared';
-import type { CartItem } from '../cart/cartSlice';
+import type { CartItem } from '../../app/cartSlice';
 
 /**
  * The cart's totals with the shared pricing rules, in cents (display only: the server prices the

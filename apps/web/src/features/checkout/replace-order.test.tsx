@@ -7,8 +7,8 @@ import { makeCartItem } from '../../test/factories';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/users';
-import { initialCartState, updateQty, type PaymentMethod } from '../cart/cartSlice';
-import { makeOrder } from '../orders/test-helpers';
+import { initialCartState, updateQty, type PaymentMethod } from '../../app/cartSlice';
+import { makeOrder } from '../../test/orders';
 import PlaceOrderPage from './PlaceOrderPage';
 import { fakeShop } from './test-server';
 

@@ -1,6 +1,6 @@
 import type { Order } from '@pixel-vault/shared';
 import { jsonResponse, stubFetch } from '../../test/fetch';
-import { makeOrder, paid } from '../orders/test-helpers';
+import { makeOrder, paid } from '../../test/orders';
 
 export interface Sent {
   method: string;

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { toDollars, type Order } from '@pixel-vault/shared';
 import { useAppDispatch } from '../../app/hooks';
-import type { CartItem, PaymentMethod, ShippingAddress } from '../cart/cartSlice';
-import { ordersApi, useCreateOrderMutation, useGetOrderQuery } from '../orders/api';
+import type { CartItem, PaymentMethod, ShippingAddress } from '../../app/cartSlice';
+import { ordersApi, useCreateOrderMutation, useGetOrderQuery } from '../../app/ordersApi';
 import { checkoutTotals } from './checkoutTotals';
 
 interface Current {

@@ -5,8 +5,8 @@ import { errorMessage } from '../../app/api';
 import { useAppSelector } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Modal } from '../../ui/Modal';
-import { useCancelOrderMutation } from './api';
-import { customerId, isOpenOrder } from './orderMath';
+import { useCancelOrderMutation } from '../../app/ordersApi';
+import { customerId, isOpenOrder } from '../../ui/orderMath';
 
 /** The server's 502 when PayPal did not answer: the refund is recorded and completes by itself. */
 const REFUND_PENDING = 'REFUND_PENDING';

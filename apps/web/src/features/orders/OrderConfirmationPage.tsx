@@ -4,9 +4,10 @@ import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { useGetOrderQuery } from './api';
-import { Fact, OrderItemsList, Section, ShippingAddressView } from './OrderParts';
-import { customerEmail, itemsTotalCents } from './orderMath';
+import { useGetOrderQuery } from '../../app/ordersApi';
+import { Fact } from '../../ui/Fact';
+import { OrderItemsList, Section, ShippingAddressView } from './OrderParts';
+import { customerEmail, itemsTotalCents } from '../../ui/orderMath';
 
 /**
  * /order-confirmation/:orderId (spec section 2). The confirmation e-mail is queued by the server when

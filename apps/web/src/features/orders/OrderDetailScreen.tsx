@@ -5,7 +5,7 @@ import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { useGetOrderQuery } from './api';
+import { useGetOrderQuery } from '../../app/ordersApi';
 import { OrderDetails } from './OrderDetails';
 
 /**

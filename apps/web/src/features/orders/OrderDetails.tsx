@@ -1,8 +1,9 @@
 import { formatOrderDate, toDollars, type Order } from '@pixel-vault/shared';
 import { ORDER_STATUS_LABELS } from '../../ui/orderStatus';
 import { Price } from '../../ui/Price';
-import { Fact, OrderItemsList, PaymentBadge, Section, ShippingAddressView } from './OrderParts';
-import { customerEmail, itemsTotalCents } from './orderMath';
+import { Fact } from '../../ui/Fact';
+import { OrderItemsList, PaymentBadge, Section, ShippingAddressView } from './OrderParts';
+import { customerEmail, itemsTotalCents } from '../../ui/orderMath';
 import { OrderTimeline } from './OrderTimeline';
 import { ReviewItemLink, canReviewItems } from './reviewLink';
 

@@ -4,9 +4,9 @@ import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { useGetMyOrdersQuery } from './api';
+import { useGetMyOrdersQuery } from '../../app/ordersApi';
 import { ClosedStatusBadge, PaymentBadge } from './OrderParts';
-import { isOpenOrder } from './orderMath';
+import { isOpenOrder } from '../../ui/orderMath';
 
 /** /order-history (spec section 2: My Orders): the customer's orders, newest first (the server's order). */
 export default function OrderHistoryPage() {

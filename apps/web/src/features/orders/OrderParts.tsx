@@ -3,7 +3,7 @@ import { toDollars, type Order, type OrderItem, type ShippingAddress } from '@pi
 import { ORDER_STATUS_LABELS, isClosed } from '../../ui/orderStatus';
 // Prices go through the shop's <Price>: it also keeps this shared chunk tied to the first download.
 import { Price } from '../../ui/Price';
-import { lineQuantity, lineTotalCents } from './orderMath';
+import { lineQuantity, lineTotalCents } from '../../ui/orderMath';
 
 /**
  * Pieces of an order shown by the confirmation, the customer's order detail and (issue 4) the admin
@@ -103,16 +103,6 @@ const CLOSED_BADGE_COLORS: Partial<Record<Order['status'], string>> = {
   refunded: 'border-sky-400 bg-sky-950 text-sky-200',
   expired: 'border-zinc-400 bg-zinc-800 text-zinc-200',
 };
-
-/** A label/value row of an order's facts, as a description list entry. */
-export function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 border-b border-zinc-800 py-2">
-      <dt className="text-zinc-400">{label}</dt>
-      <dd className="font-semibold break-all text-zinc-100">{children}</dd>
-    </div>
-  );
-}
 
 export function Section({ title, children }: { title: string; children: ReactNode }) {
   return (

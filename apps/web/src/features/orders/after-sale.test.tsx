@@ -9,7 +9,7 @@ import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/users';
 import OrderHistoryPage from './OrderHistoryPage';
-import { makeEvent, makeOrder, paid } from './test-helpers';
+import { makeEvent, makeOrder, paid } from '../../test/orders';
 
 /** Issue 12 on the customer's pages: status, refunds, timeline, badges and 'Cancel order'. */
 

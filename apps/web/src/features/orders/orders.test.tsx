@@ -9,11 +9,11 @@ import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/users';
 import AdminOrderPage from '../../app/pages/AdminOrderPage';
-import { initialCartState } from '../cart/cartSlice';
+import { initialCartState } from '../../app/cartSlice';
 import OrderConfirmationPage from './OrderConfirmationPage';
 import OrderDetailPage from '../../app/pages/OrderDetailPage';
 import OrderHistoryPage from './OrderHistoryPage';
-import { makeOrder, makeOrderItem, paid } from './test-helpers';
+import { makeOrder, makeOrderItem, paid } from '../../test/orders';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -8,7 +8,7 @@ import { makeUser } from '../../test/users';
 import AdminOrderPage from '../../app/pages/AdminOrderPage';
 import OrderDetailPage from '../../app/pages/OrderDetailPage';
 import { canReviewItems, reviewPath } from './reviewLink';
-import { makeOrder, makeOrderItem, paid } from './test-helpers';
+import { makeOrder, makeOrderItem, paid } from '../../test/orders';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeCartItem } from '../../test/factories';
+import { makeCartItem } from '../test/factories';
 import {
   addToCart,
   cartSlice,
@@ -12,7 +12,7 @@ import {
   updateQty,
   type CartState,
 } from './cartSlice';
-import { cartSubtotalCents } from './cartTotals';
+import { cartSubtotalCents } from '../features/cart/cartTotals';
 
 const reduce = (state: CartState, ...actions: Parameters<typeof cartSlice.reducer>[1][]) =>
   actions.reduce(cartSlice.reducer, state);

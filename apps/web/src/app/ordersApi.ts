@@ -9,7 +9,7 @@ import type {
   UseGiftCardBody,
   UseGiftCardResponse,
 } from '@pixel-vault/shared';
-import { api } from '../../app/api';
+import { api } from './api';
 
 /**
  * POST /api/orders as the spec sends it (section 7): names, images, prices and totals travel too, for
