@@ -8,7 +8,7 @@ import { createStatementNamer } from './statement-cache.js';
 
 describe('statement namer', () => {
   it('names a text the second time it is sent, and keeps that name', () => {
-    const nameOf = createStatementNamer();
+    const { nameOf } = createStatementNamer();
     expect(nameOf('select 1')).toBeUndefined();
     const name = nameOf('select 1');
     expect(name).toMatch(/^pv_\d+$/);
@@ -20,7 +20,7 @@ describe('statement namer', () => {
   });
 
   it('never names a text longer than maxLength', () => {
-    const nameOf = createStatementNamer({ maxLength: 10 });
+    const { nameOf } = createStatementNamer({ maxLength: 10 });
     const long = 'select 1234567';
     expect([nameOf(long), nameOf(long), nameOf(long)]).toEqual([undefined, undefined, undefined]);
     nameOf('select 1');
@@ -28,18 +28,26 @@ describe('statement namer', () => {
   });
 
   it('names at most maxNamed texts and remembers at most maxTracked', () => {
-    const named = createStatementNamer({ maxNamed: 1 });
+    const named = createStatementNamer({ maxNamed: 1 }).nameOf;
     named('a');
     expect(named('a')).toBeDefined();
     named('b');
     expect(named('b')).toBeUndefined();
     expect(named('a')).toBeDefined();
 
-    const tracked = createStatementNamer({ maxTracked: 1 });
+    const tracked = createStatementNamer({ maxTracked: 1 }).nameOf;
     tracked('a');
     tracked('b');
     expect(tracked('b')).toBeUndefined();
     expect(tracked('a')).toBeDefined();
+  });
+
+  it('never names a forgotten text again', () => {
+    const namer = createStatementNamer();
+    namer.nameOf('select 1');
+    expect(namer.nameOf('select 1')).toBeDefined();
+    namer.forget('select 1');
+    expect([namer.nameOf('select 1'), namer.nameOf('select 1')]).toEqual([undefined, undefined]);
   });
 });
 
@@ -104,6 +112,24 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('prepared statements on P
           s.startsWith('update "products" set "stock" = "products"."stock" - $1'),
         ),
       ).toBe(true);
+    });
+  });
+
+  it('a statement whose result type changed under it (a migration) fails once, then runs unnamed', async () => {
+    await ctx.db.execute(sql`create table stale_plan_probe (id integer primary key, v integer)`);
+    await ctx.db.execute(sql`insert into stale_plan_probe values (1, 41)`);
+    await ctx.db.transaction(async (tx) => {
+      const read = () =>
+        tx.transaction((inner) =>
+          queryRows<{ v: string | number }>(inner, sql`select v from stale_plan_probe where id = 1`),
+        );
+      expect(await read()).toEqual([{ v: 41 }]);
+      expect(await read()).toEqual([{ v: 41 }]);
+      await tx.execute(sql`alter table stale_plan_probe alter column v type bigint`);
+      await expect(read()).rejects.toThrow();
+      // node-postgres gives a bigint as a string.
+      expect(await read()).toEqual([{ v: '41' }]);
+      expect(await read()).toEqual([{ v: '41' }]);
     });
   });
 });

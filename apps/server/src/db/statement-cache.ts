@@ -25,29 +25,52 @@ export interface StatementCacheLimits {
 
 const DEFAULT_LIMITS: StatementCacheLimits = { maxNamed: 500, maxTracked: 5_000, maxLength: 8_192 };
 
-/** The name to send `text` under, or undefined to send it unnamed (first time, too long, caps reached). */
-export type StatementNamer = (text: string) => string | undefined;
+export interface StatementNamer {
+  /** The name to send `text` under, or undefined to send it unnamed (first time, too long, caps reached). */
+  nameOf(text: string): string | undefined;
+  /** Never name `text` again (its prepared form went stale). */
+  forget(text: string): void;
+}
 
 export function createStatementNamer(limits: Partial<StatementCacheLimits> = {}): StatementNamer {
   const { maxNamed, maxTracked, maxLength } = { ...DEFAULT_LIMITS, ...limits };
-  /** A text seen once maps to null; a named one to its name. */
-  const seen = new Map<string, string | null>();
+  /** A text seen once maps to null, a named one to its name, a forgotten one to false. */
+  const seen = new Map<string, string | null | false>();
   let named = 0;
-  return (text) => {
-    if (text.length > maxLength) return undefined;
-    const known = seen.get(text);
-    if (known) return known;
-    if (known === undefined) {
-      if (seen.size < maxTracked) seen.set(text, null);
-      return undefined;
-    }
-    if (named >= maxNamed) return undefined;
-    named += 1;
-    // One name per text for the process's life: node-postgres refuses a name reused for other text.
-    const name = `pv_${named}`;
-    seen.set(text, name);
-    return name;
+  return {
+    nameOf(text) {
+      if (text.length > maxLength) return undefined;
+      const known = seen.get(text);
+      if (known) return known;
+      if (known === false) return undefined;
+      if (known === undefined) {
+        if (seen.size < maxTracked) seen.set(text, null);
+        return undefined;
+      }
+      if (named >= maxNamed) return undefined;
+      named += 1;
+      // One name per text for the process's life: node-postgres refuses a name reused for other text.
+      const name = `pv_${named}`;
+      seen.set(text, name);
+      return name;
+    },
+    forget(text) {
+      seen.set(text, false);
+    },
   };
+}
+
+/**
+ * PostgreSQL refuses to run a prepared statement whose result columns changed type since it was
+ * prepared (a migration run by a newer instance), on every later call on that connection.
+ */
+function isStalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === '0A000' &&
+    typeof message === 'string' &&
+    message.includes('cached plan must not change result type')
+  );
 }
 
 interface QueryConfigLike {
@@ -61,7 +84,7 @@ interface QueryConfigLike {
  * passes) under the namer's names. Strings, submittable queries (cursors, streams) and configs that
  * already carry a name go through as they are.
  */
-export function namingClient(nameOf: StatementNamer): typeof pg.Client {
+export function namingClient(namer: StatementNamer): typeof pg.Client {
   // Typed by the one method it changes: node-postgres overloads `query` a dozen ways.
   const Client = pg.Client as unknown as new (config?: pg.ClientConfig) => {
     query(...args: unknown[]): unknown;
@@ -69,14 +92,21 @@ export function namingClient(nameOf: StatementNamer): typeof pg.Client {
   return class NamingClient extends Client {
     override query(...args: unknown[]): unknown {
       const [config, ...rest] = args;
-      if (typeof config === 'object' && config !== null) {
-        const { text, name, submit } = config as QueryConfigLike;
-        if (typeof text === 'string' && name === undefined && submit === undefined) {
-          const given = nameOf(text);
-          if (given !== undefined) args = [{ ...config, name: given }, ...rest];
-        }
+      if (typeof config !== 'object' || config === null) return super.query(...args);
+      const { text, name, submit } = config as QueryConfigLike;
+      if (typeof text !== 'string' || name !== undefined || submit !== undefined) return super.query(...args);
+      const given = namer.nameOf(text);
+      if (given === undefined) return super.query(...args);
+      const result = super.query({ ...config, name: given }, ...rest);
+      // A stale statement fails this call (the caller sees the error, a transaction rolls back); the
+      // text is sent unnamed from then on, so the next call works on every connection.
+      if (result instanceof Promise) {
+        return result.catch((error: unknown) => {
+          if (isStalePlan(error)) namer.forget(text);
+          throw error;
+        });
       }
-      return super.query(...args);
+      return result;
     }
   } as unknown as typeof pg.Client;
 }
