@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { hasPostgresCode } from '../lib/errors.js';
 
 /**
  * Server-side prepared statements for node-postgres (issue 13). Drizzle sends every query unnamed, so
@@ -65,11 +66,10 @@ export function createStatementNamer(limits: Partial<StatementCacheLimits> = {})
  * prepared (a migration run by a newer instance), on every later call on that connection.
  */
 function isStalePlan(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (
-    code === '0A000' &&
-    typeof message === 'string' &&
-    message.includes('cached plan must not change result type')
+    hasPostgresCode(error, '0A000') &&
+    error instanceof Error &&
+    error.message.includes('cached plan must not change result type')
   );
 }
 
