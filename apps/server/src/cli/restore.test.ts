@@ -10,11 +10,13 @@ import * as tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, MIGRATIONS_DIR, migrate, openDatabase, queryRows } from '../db/client.js';
 import { orders } from '../db/schema/index.js';
+import { S3Storage } from '../lib/s3-storage.js';
 import { LocalDiskStorage } from '../lib/storage.js';
 import { BACKUP_ENTRIES, createBackupService } from '../modules/admin/admin.backup.js';
 import { type TestContext, createTestContext, silentLog } from '../test/context.js';
 import { insertProduct, insertUser, placeOrder } from '../test/factories.js';
 import { scratchDatabase } from '../test/global-setup.js';
+import { S3RVER_CREDENTIALS, startS3rver } from '../test/s3rver.js';
 import { restoreBackup } from './restore-backup.js';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -81,8 +83,17 @@ function restoreInto(target: Target, file: string, force = false) {
 }
 
 /** `npm run db:restore` as a person runs it: the real entry point, in a process of its own. */
-function runRestoreCommand(target: Target, args: string[]): Promise<{ code: number | null; out: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: target.dataDir, LOG_LEVEL: 'silent' };
+function runRestoreCommand(
+  target: Target,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; out: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: target.dataDir,
+    LOG_LEVEL: 'silent',
+    ...extraEnv,
+  };
   delete env.INIT_CWD;
   delete env.DATABASE_URL;
   if (target.databaseUrl) env.DATABASE_URL = target.databaseUrl;
@@ -203,6 +214,47 @@ describe(`backup -> wipe -> restore on ${engine} (issue 15)`, () => {
     if (engine === 'pglite') {
       // The replaced embedded database is moved aside, not deleted.
       expect(readdirSync(t.dataDir).some((name) => name.startsWith('db.before-restore-'))).toBe(true);
+    }
+  }, 120_000);
+
+  it('puts the images into the bucket of STORAGE_URL (the real command: a shop moving to several instances)', async () => {
+    // A backup of a shop on local disk carries its images; restored where STORAGE_URL names a bucket
+    // (issue 13), they must land in the bucket, under its prefix, as uploads there do.
+    const s3 = await startS3rver();
+    const bucket = new S3Storage(
+      {
+        bucket: s3.bucket,
+        prefix: 'shop',
+        endpoint: s3.endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        publicUrl: undefined,
+      },
+      { credentials: S3RVER_CREDENTIALS },
+    );
+    try {
+      const t = await target();
+      const restored = await runRestoreCommand(t, [backupFile], {
+        STORAGE_URL: s3.storageUrl('shop'),
+        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      });
+      expect(restored.out).toMatch(/Restored .*: 2 products, 3 orders, 1 images/);
+      expect(restored.code).toBe(0);
+      expect(await withTargetDb(t, orderRows)).toEqual(before);
+
+      const object = await bucket.get(imageKey);
+      if (object === undefined || object === 'not-modified')
+        throw new Error(`${imageKey} is not in the bucket`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of object.body) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks)).toEqual(imageBytes);
+      expect(object.contentType).toBe('image/webp');
+      // Not written to the local uploads directory instead (or as well).
+      expect(existsSync(path.join(t.dataDir, 'uploads', imageKey))).toBe(false);
+    } finally {
+      bucket.destroy();
+      await s3.close();
     }
   }, 120_000);
 
