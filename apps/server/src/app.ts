@@ -18,7 +18,7 @@ import type { Database, DatabaseHandle } from './db/client.js';
 import { installAccessControl } from './lib/access.js';
 import { coalesce } from './lib/coalesce.js';
 import { type FastLookup, createFastAnswers } from './lib/fast-answers.js';
-import { createLimiter } from './lib/limiter.js';
+import { type Limiter, createLimiter } from './lib/limiter.js';
 import { AppError, errorHandler } from './lib/errors.js';
 import type { App, RateLimit } from './lib/http.js';
 import { apiSecurityHeaders, helmetOptions, securityHeaders } from './lib/security-headers.js';
@@ -347,7 +347,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     lowStock: { threshold: config.lowStockThreshold, to: config.contactTo },
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  const limiter = createLimiter({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  const limiter = config.redisUrl
+    ? await redisLimiter(config.redisUrl, app)
+    : createLimiter({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
   const giftCards = createGiftCardsService({
     db,
     orders,
@@ -472,4 +474,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   return app;
+}
+
+/**
+ * REDIS_URL (issue 13): the rate limits counted in Redis, for shops that run one beside their
+ * instances. Loaded only then, and connected before the shop listens: one that cannot reach it
+ * refuses to start, as it does for its database.
+ */
+async function redisLimiter(url: string, app: App): Promise<Limiter> {
+  const { connectRedis, createRedisLimiter } = await import('./lib/limiter-redis.js');
+  const log = app.log.child({ module: 'redis' });
+  const redis = await connectRedis(url, log);
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return createRedisLimiter({ redis, log });
 }

@@ -142,6 +142,7 @@ describe('loadConfig', () => {
         ADMIN_EMAIL: 'not-an-email',
         DATABASE_URL: 'mysql://db/shop',
         SMTP_URL: 'http://mail',
+        REDIS_URL: 'localhost:6379',
         LOG_LEVEL: 'loud',
         TRUST_PROXY: 'maybe?',
       });
@@ -156,8 +157,18 @@ describe('loadConfig', () => {
     expect(message).toContain('ADMIN_EMAIL: must be an e-mail address');
     expect(message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
     expect(message).toContain('SMTP_URL: must be an smtp:// or smtps:// URL');
+    expect(message).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
     expect(message).toContain('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent');
     expect(message).toContain('TRUST_PROXY: "maybe?" is not an address: use a hop count');
+  });
+
+  it('counts the rate limits in the database unless REDIS_URL names a Redis', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).redisUrl).toBeUndefined();
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, REDIS_URL: '' }).redisUrl).toBeUndefined();
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, REDIS_URL: ' rediss://:pw@cache.internal:6380/2 ' })
+        .redisUrl,
+    ).toBe('rediss://:pw@cache.internal:6380/2');
   });
 
   it('refuses a port out of range', () => {

@@ -22,6 +22,8 @@ export interface Config {
   dataDir: string;
   /** Unset = embedded PGlite in `dataDir/db`. */
   databaseUrl: string | undefined;
+  /** REDIS_URL: the rate limits are counted there instead of in the database (issue 13). */
+  redisUrl: string | undefined;
   jwtSecret: string;
   adminEmail: string;
   adminPassword: string | undefined;
@@ -165,6 +167,12 @@ const EnvSchema = z.object({
       .refine((v) => /^postgres(ql)?:\/\/./.test(v), {
         message: 'must be a postgres:// or postgresql:// URL',
       }),
+  ),
+  REDIS_URL: optional(
+    z
+      .string()
+      .trim()
+      .refine((v) => /^rediss?:\/\/./.test(v), { message: 'must be a redis:// or rediss:// URL' }),
   ),
   JWT_SECRET: optional(z.string().min(32, { message: 'must be at least 32 characters' })),
   ADMIN_EMAIL: optional(email),
@@ -469,6 +477,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET ?? readOrCreateJwtSecret(dataDir),
     adminEmail,
     adminPassword: e.ADMIN_PASSWORD,

@@ -39,6 +39,9 @@ export interface Limiter {
   guard<T>(budgets: Budget[], message: string, work: () => Promise<T>): Promise<T>;
 }
 
+/** Where the counters live (the database, or Redis: lib/limiter-redis.ts): the two operations. */
+export type Counters = Pick<Limiter, 'take' | 'refund'>;
+
 export interface LimiterOptions {
   db: Database;
   clock?: () => Date;
@@ -128,6 +131,14 @@ export function createLimiter({
     );
   }
 
+  return limiterOf({ take, refund }, isFailure);
+}
+
+/** The limiter's rules (spend, guard) over counters kept anywhere. */
+export function limiterOf(
+  { take, refund }: Counters,
+  isFailure: (error: unknown) => boolean = clientError,
+): Limiter {
   return {
     take,
     refund,
