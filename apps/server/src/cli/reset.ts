@@ -6,7 +6,7 @@ import { migrate, openDatabase } from '../db/client.js';
 import { ensureAdmin, seedDemoGiftCard, seedIfEmpty } from '../db/seed/index.js';
 import { createStorage } from '../lib/storage.js';
 import { dropEverything } from './database.js';
-import { consoleLog, redactUrl, runCli } from './run-cli.js';
+import { consoleLog, redactDatabaseUrl, runCli } from './run-cli.js';
 
 await runCli(async () => {
   const config = loadConfig();
@@ -15,7 +15,7 @@ await runCli(async () => {
     const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     try {
       await dropEverything(handle.db);
-      consoleLog.info(`Dropped every table of ${redactUrl(config.databaseUrl)}`);
+      consoleLog.info(`Dropped every table of ${redactDatabaseUrl(config.databaseUrl)}`);
     } finally {
       await handle.close();
     }

@@ -19,7 +19,7 @@ import {
   readBackup,
 } from '../modules/admin/admin.backup.js';
 import { dropEverything, holdsShopTables } from './database.js';
-import { CliError, redactUrl } from './run-cli.js';
+import { CliError, redactDatabaseUrl } from './run-cli.js';
 
 export interface RestoreOptions {
   /** The .tar.gz from GET /api/admin/backup. */
@@ -126,7 +126,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
   const engine = databaseUrl ? 'postgres' : 'pglite';
   // Where openDatabase keeps the embedded database.
   const pgliteDir = path.join(options.dataDir, 'db');
-  const target = databaseUrl ? redactUrl(databaseUrl) : pgliteDir;
+  const target = databaseUrl ? redactDatabaseUrl(databaseUrl) : pgliteDir;
   if (!existsSync(file)) throw new CliError(`No such file: ${file}`);
   const knownMigrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).length;
 

@@ -16,7 +16,7 @@ import { BACKUP_ENTRIES, createBackupService } from '../modules/admin/admin.back
 import { type TestContext, createTestContext, silentLog } from '../test/context.js';
 import { insertProduct, insertUser, placeOrder } from '../test/factories.js';
 import { scratchDatabase } from '../test/global-setup.js';
-import { S3RVER_CREDENTIALS, startS3rver } from '../test/s3rver.js';
+import { S3RVER_CREDENTIALS, s3rverSettings, startS3rver } from '../test/s3rver.js';
 import { restoreBackup } from './restore-backup.js';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -221,17 +221,7 @@ describe(`backup -> wipe -> restore on ${engine} (issue 15)`, () => {
     // A backup of a shop on local disk carries its images; restored where STORAGE_URL names a bucket
     // (issue 13), they must land in the bucket, under its prefix, as uploads there do.
     const s3 = await startS3rver();
-    const bucket = new S3Storage(
-      {
-        bucket: s3.bucket,
-        prefix: 'shop',
-        endpoint: s3.endpoint,
-        region: 'us-east-1',
-        forcePathStyle: true,
-        publicUrl: undefined,
-      },
-      { credentials: S3RVER_CREDENTIALS },
-    );
+    const bucket = new S3Storage(s3rverSettings(s3), { credentials: S3RVER_CREDENTIALS });
     try {
       const t = await target();
       const restored = await runRestoreCommand(t, [backupFile], {

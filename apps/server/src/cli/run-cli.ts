@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.js';
 import type { SeedLog } from '../db/seed/index.js';
+import { redactUrl } from '../lib/urls.js';
 
 /**
  * Plain lines for the command-line scripts (db:reset, db:seed, db:restore): people read these, not
@@ -26,12 +27,4 @@ export async function runCli(body: () => Promise<void>): Promise<void> {
 }
 
 /** Never print a database password. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'the database';
-  }
-}
+export const redactDatabaseUrl = (url: string): string => redactUrl(url, 'the database');

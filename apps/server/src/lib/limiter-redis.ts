@@ -3,6 +3,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from './errors.js';
 import type { RateLimit } from './http.js';
 import { type Budget, type Limiter, type Taken, limiterOf } from './limiter.js';
+import { redactUrl } from './urls.js';
 
 /** Every counter's Redis key starts with this (then rate-limiter-flexible's `:` and the budget's key). */
 export const REDIS_KEY_PREFIX = 'pixel-vault:limit';
@@ -70,7 +71,7 @@ export async function connectRedis(url: string, log: Log): Promise<Redis> {
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`REDIS_URL ${redacted(url)} did not answer: ${(error as Error).message}`, {
+    throw new Error(`REDIS_URL ${redactUrl(url, 'REDIS_URL')} did not answer: ${(error as Error).message}`, {
       cause: error,
     });
   }
@@ -85,16 +86,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       timer = setTimeout(() => reject(new Error(`no answer in ${ms / 1000} s`)), ms);
     }),
   ]).finally(() => clearTimeout(timer));
-}
-
-function redacted(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'REDIS_URL';
-  }
 }
 
 export interface RedisLimiterOptions {

@@ -5,7 +5,7 @@ import { text } from 'node:stream/consumers';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type S3Config, loadConfig } from '../config.js';
-import { type LocalS3, S3RVER_CREDENTIALS, startS3rver } from '../test/s3rver.js';
+import { type LocalS3, S3RVER_CREDENTIALS, s3rverSettings, startS3rver } from '../test/s3rver.js';
 import { S3Storage } from './s3-storage.js';
 import { IMMUTABLE, LocalDiskStorage, createStorage } from './storage.js';
 
@@ -29,17 +29,7 @@ afterAll(async () => {
   await s3?.close();
 });
 
-function settings(overrides: Partial<S3Config> = {}): S3Config {
-  return {
-    bucket: s3.bucket,
-    prefix: 'shop',
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    publicUrl: undefined,
-    ...overrides,
-  };
-}
+const settings = (overrides: Partial<S3Config> = {}): S3Config => s3rverSettings(s3, overrides);
 
 function storageWith(overrides: Partial<S3Config> = {}): S3Storage {
   const storage = new S3Storage(settings(overrides), { credentials: S3RVER_CREDENTIALS });

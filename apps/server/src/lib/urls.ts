@@ -40,3 +40,14 @@ export function siteBase(
   if (host.length <= 255 && PLAIN_HOST.test(host)) return `${protocol}://${host.toLowerCase()}`;
   return port === 0 || port === 80 ? 'http://localhost' : `http://localhost:${port}`;
 }
+
+/** A connection URL fit to print: its password, if any, as `***`; `unparsable` when it is not a URL. */
+export function redactUrl(url: string, unparsable: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return unparsable;
+  }
+}

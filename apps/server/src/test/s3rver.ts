@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
+import type { S3Config } from '../config.js';
 
 /** s3rver accepts any credentials it is given; the SDK insists on having some. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -39,5 +40,18 @@ export async function startS3rver(bucket = 'pixel-vault-test'): Promise<LocalS3>
       await server.close();
       rmSync(directory, { recursive: true, force: true });
     },
+  };
+}
+
+/** The settings STORAGE_URL would give for this s3rver's bucket (path-style, prefix `shop`). */
+export function s3rverSettings(s3: LocalS3, overrides: Partial<S3Config> = {}): S3Config {
+  return {
+    bucket: s3.bucket,
+    prefix: 'shop',
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    publicUrl: undefined,
+    ...overrides,
   };
 }
