@@ -42,10 +42,11 @@ export const isRetryableAbort = (error: unknown): boolean =>
   isDeadlock(error) || hasPostgresCode(error, '40001');
 
 /**
- * What a client is told when its transaction was aborted (isRetryableAbort): a 503 it may send again
- * in a second, never a 500 (nothing a client can send may answer one).
+ * What a client is told when its transaction was aborted (isRetryableAbort), or when a store the
+ * request needs first is down (Redis of REDIS_URL): a 503 it may send again in a second, never a 500
+ * (nothing a client can send may answer one).
  */
-const busy = () =>
+export const busy = () =>
   new AppError(503, 'The shop is busy and nothing was changed. Please try again.', 'BUSY', undefined, 1);
 
 /** Fastify's own 4xx errors, reworded for a person. Anything not listed keeps fastify's message. */

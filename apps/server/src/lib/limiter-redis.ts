@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError } from './errors.js';
+import { busy } from './errors.js';
 import type { RateLimit } from './http.js';
 import { type Budget, type Limiter, type Taken, limiterOf } from './limiter.js';
 import { redactUrl } from './urls.js';
@@ -34,10 +34,6 @@ if ttl == -1 then
 end
 return {consumed, ttl}
 `;
-
-/** Redis not answering is the server's trouble: a 503 the client may send again, never a 500. */
-const countersUnavailable = () =>
-  new AppError(503, 'The shop is busy and nothing was changed. Please try again.', 'BUSY', undefined, 1);
 
 interface Log {
   warn(obj: object, msg: string): void;
@@ -130,7 +126,8 @@ export function createRedisLimiter({ redis, log, isFailure }: RedisLimiterOption
     if (failed) {
       // Nothing is tried: the tries that were counted are given back (as far as Redis lets us).
       await refund(within);
-      throw countersUnavailable();
+      // Redis not answering is the server's trouble: a 503 the client may send again, never a 500.
+      throw busy();
     }
     if (within.length === budgets.length) return { allowed: true, retryAfterSeconds: 0 };
     // Refused: nothing was tried, so the budgets that still had room get their try back (a flood
