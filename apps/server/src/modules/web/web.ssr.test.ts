@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
@@ -9,7 +10,7 @@ import { products } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
 import { clearProducts, insertProduct } from '../../test/factories.js';
 import { PAGE_SCRIPT_TAG, buildWebApp } from '../../test/web-build.js';
-import { SSR_ENTRY, pageHtml, parseTemplate } from './web.ssr.js';
+import { BUILD_CHECK_MS, SSR_ENTRY, createWebApp, pageHtml, parseTemplate } from './web.ssr.js';
 
 /** The JSON-LD blocks of a page, parsed. */
 function jsonLd(html: string): Record<string, unknown>[] {
@@ -358,5 +359,44 @@ describe('a server render that fails', () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/shop/retro-games' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<div id="root"></div>');
+  });
+});
+
+describe('the web app built or rebuilt while the server runs', () => {
+  const HTML =
+    '<!doctype html><head><!--app-head--><title>Pixel Vault</title><!--/app-head--></head><body><div id="root"></div></body>';
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'pv-web-build-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is looked at once a second, not on every page, and is picked up within that second', async () => {
+    let clock = 1_000_000;
+    const warnings: string[] = [];
+    const current = createWebApp(dir, { warn: (_obj, msg) => warnings.push(msg) }, () => clock);
+    expect(await current()).toBeUndefined();
+
+    writeFileSync(path.join(dir, 'index.html'), HTML);
+    clock += BUILD_CHECK_MS - 1;
+    expect(await current()).toBeUndefined();
+    clock += 1;
+    const built = await current();
+    expect(built?.template).toBeDefined();
+    expect(built?.ssr).toBeUndefined();
+    expect(warnings).toEqual(['the web app has no server render: pages are drawn in the browser']);
+
+    // A render module half written (a build in progress) is no build until the next look, not a 500.
+    mkdirSync(path.join(dir, '.ssr'), { recursive: true });
+    writeFileSync(path.join(dir, SSR_ENTRY), 'export async function render( {');
+    clock += BUILD_CHECK_MS;
+    await expect(current()).resolves.toBeUndefined();
+
+    writeFileSync(path.join(dir, SSR_ENTRY), 'export async function render() { return { html: "" }; }');
+    clock += BUILD_CHECK_MS;
+    const rebuilt = await current();
+    expect(rebuilt?.template).toBeDefined();
+    expect(typeof rebuilt?.ssr?.render).toBe('function');
+    expect(rebuilt?.version).not.toBe(built?.version);
   });
 });

@@ -58,6 +58,9 @@ export async function inlineStylesheets(html: string, webDistDir: string): Promi
   return out;
 }
 
+/** A rebuilt or newly built web app is served at most this long after its files change. */
+export const BUILD_CHECK_MS = 1000;
+
 interface Loaded {
   /** Changes with every build: what is kept from one build is not used with the next. */
   version: string;
@@ -67,9 +70,14 @@ interface Loaded {
 
 /**
  * The built web app as the server uses it: index.html (as a template) and the render module. The web
- * app may be built, or rebuilt, while the server runs: both are reloaded when index.html changes.
+ * app may be built, or rebuilt, while the server runs: both are reloaded when index.html or the render
+ * module changes, seen within BUILD_CHECK_MS.
  */
-export function createWebApp(webDistDir: string, log: { warn(obj: object, msg: string): void }) {
+export function createWebApp(
+  webDistDir: string,
+  log: { warn(obj: object, msg: string): void },
+  now: () => number = Date.now,
+) {
   const indexFile = path.join(webDistDir, 'index.html');
   const entryFile = path.join(webDistDir, SSR_ENTRY);
   let loaded: Promise<Loaded> | undefined;
@@ -89,7 +97,7 @@ export function createWebApp(webDistDir: string, log: { warn(obj: object, msg: s
   }
 
   /** The current build, or undefined when the web app is not built. */
-  return async function current(): Promise<Loaded | undefined> {
+  async function look(): Promise<Loaded | undefined> {
     const [index, entry] = await Promise.all([
       stat(indexFile).catch(() => undefined),
       stat(entryFile).catch(() => undefined),
@@ -106,5 +114,17 @@ export function createWebApp(webDistDir: string, log: { warn(obj: object, msg: s
       });
     }
     return loaded;
+  }
+
+  // The files are looked at once per BUILD_CHECK_MS, not on every page: two stat calls per page
+  // cost more than a rebuild picked up a second later is worth. A build that cannot be loaded (half
+  // written) counts as none until the next look: a 503, never a 500.
+  let looked: { at: number; build: Promise<Loaded | undefined> } | undefined;
+  return function current(): Promise<Loaded | undefined> {
+    const at = now();
+    if (looked === undefined || at - looked.at >= BUILD_CHECK_MS) {
+      looked = { at, build: look().catch(() => undefined) };
+    }
+    return looked.build;
   };
 }
