@@ -7,6 +7,7 @@ import { createPgliteMaintenance } from './db/maintenance.js';
 import { DEMO_GIFT_CARD_CENTS, ensureAdmin, seedDemoGiftCard, seedIfEmpty } from './db/seed/index.js';
 import { batchedDestination } from './lib/log-destination.js';
 import { createStorage } from './lib/storage.js';
+import { keepTickShape } from './lib/tick-shape.js';
 import { createMailTransport } from './modules/mail/mail.transport.js';
 import { createMailWorker } from './modules/mail/mail.worker.js';
 import { createOrderExpiry } from './modules/orders/orders.expiry.js';
@@ -38,6 +39,8 @@ function readConfig(): Config {
 }
 
 async function main() {
+  // Before PGlite opens: its full garbage collections would otherwise leave every nextTick slower.
+  keepTickShape();
   const config = readConfig();
   // Asynchronous stdout, written 4 kB at a time instead of a syscall per line, and at least every
   // second so a quiet shop's lines still show at once; what is left is written when the process
