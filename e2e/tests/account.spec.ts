@@ -71,6 +71,36 @@ test('login and register forms are usable on a phone @phone', async ({ page }) =
   await expect(page.getByLabel('First Name')).toBeVisible();
 });
 
+test("a logged-in shopper's header fits a phone, with the cart open too @phone", async ({ page }) => {
+  const errors = watchConsole(page);
+  await page.goto('/register');
+  await page.getByLabel('First Name').fill('Maximiliana');
+  await page.getByLabel('Last Name').fill('Featherstonehaugh');
+  await page.getByLabel('Email').fill(uniqueEmail('maxi'));
+  await page.getByLabel('Password').fill('header-fits-a-phone-1');
+  await page.getByRole('button', { name: /register|sign up|create/i }).click();
+  const account = page.getByRole('button', { name: /Maximiliana Featherstonehaugh/ });
+  await expect(account).toBeVisible();
+
+  // The account button, the cart and the logo used to be 27 px wider than a 412 px phone: the whole
+  // page then scrolled sideways and the open cart's left edge was cut off. The name gives way now.
+  const sideways = () =>
+    page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  for (const path of ['/', '/shop/puzzles']) {
+    await page.goto(path);
+    await expect(account).toBeVisible();
+    expect(await sideways(), path).toBe(0);
+  }
+  const cart = page.getByRole('button', { name: /open cart/i });
+  const box = (await cart.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+  expect(box.width).toBeGreaterThanOrEqual(44);
+  await cart.click();
+  await expect(page.getByRole('dialog', { name: 'Shopping cart' })).toBeVisible();
+  expect(await sideways()).toBe(0);
+  expect(errors).toEqual([]);
+});
+
 test('forgot password -> mailed link -> new password logs in; My Account renames the header (issue 11)', async ({
   page,
 }) => {

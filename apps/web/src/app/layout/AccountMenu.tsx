@@ -29,7 +29,7 @@ export default function AccountMenu({ name, isAdmin }: { name: string; isAdmin: 
   }
 
   return (
-    <div ref={rootRef} className="relative">
+    <div ref={rootRef} className="relative flex min-w-0">
       <button
         ref={buttonRef}
         type="button"

@@ -37,7 +37,7 @@ const AccountMenu = lazy(() => import('./AccountMenu'));
 
 /** Classes of the account button, shared with its stand-in while the menu's code loads. */
 export const ACCOUNT_BUTTON_CLASS =
-  'flex max-w-[10rem] items-center gap-2 px-2 py-2 font-semibold text-zinc-100 hover:text-lime-200 sm:max-w-[14rem]';
+  'flex min-w-0 max-w-[10rem] items-center gap-2 px-2 py-2 font-semibold text-zinc-100 hover:text-lime-200 sm:max-w-[14rem]';
 
 /** Site header (spec section 2): brand, categories, account menu or Login, cart button with badge. */
 export function Header() {
@@ -120,7 +120,8 @@ export function Header() {
           </ul>
         </nav>
 
-        <div className="ml-auto flex items-center gap-1 sm:gap-3 md:ml-0">
+        {/* min-w-0: on a phone a long name gives way (truncated), never the page's width. */}
+        <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-3 md:ml-0">
           {userInfo ? (
             // Only a logged-in visitor needs the menu's code: it loads when they come back.
             <Suspense
