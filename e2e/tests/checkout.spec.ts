@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ADMIN, productsIn, type ApiProduct, uniqueEmail, watchConsole } from './helpers';
+import { ADMIN, productsIn, registerShopper, type ApiProduct, watchConsole } from './helpers';
 
 async function adminToken(request: APIRequestContext): Promise<string> {
   const res = await request.post('/api/users/login', { data: ADMIN });
@@ -18,17 +18,6 @@ async function createGiftCard(request: APIRequestContext, balance: number): Prom
   });
   expect(res.status()).toBe(201);
   return code;
-}
-
-async function registerAndLogin(page: Page, name: string) {
-  await page.goto('/register');
-  const [first, last] = name.split(' ');
-  await page.getByLabel('First Name').fill(first!);
-  await page.getByLabel('Last Name').fill(last!);
-  await page.getByLabel('Email').fill(uniqueEmail(first!.toLowerCase()));
-  await page.getByLabel('Password').fill('checkout-journey-1');
-  await page.getByRole('button', { name: /register|sign up|create/i }).click();
-  await expect(page.getByRole('button', { name: new RegExp(name) })).toBeVisible();
 }
 
 /** A product with plenty of stock, so journeys can run again without selling out. */
@@ -101,7 +90,7 @@ test('gift card only: the card pays the whole order, stock goes down once, the h
   const code = await createGiftCard(request, 1000);
   const stockBefore = await stockOf(request, product._id);
 
-  await registerAndLogin(page, 'Gina Giftcard');
+  await registerShopper(page, 'Gina', 'Giftcard');
   await addToCart(page, product);
   await fillShipping(page);
   await applyGiftCard(page, code);
@@ -132,7 +121,7 @@ test('gift card only: the card pays the whole order, stock goes down once, the h
 
 test('demo PayPal only: the demo button pays the order offline', async ({ page, request }) => {
   const product = await stockedProduct(request, 'board-games');
-  await registerAndLogin(page, 'Paula Paypal');
+  await registerShopper(page, 'Paula', 'Paypal');
   await addToCart(page, product);
   await fillShipping(page);
   await page.getByRole('button', { name: 'Demo payment — no money moves' }).click();
@@ -150,7 +139,7 @@ test('demo PayPal only: the demo button pays the order offline', async ({ page, 
 test('gift card + demo PayPal: the card pays part, PayPal the remainder', async ({ page, request }) => {
   const product = await stockedProduct(request, 'consoles', 50);
   const code = await createGiftCard(request, 10);
-  await registerAndLogin(page, 'Mona Mixed');
+  await registerShopper(page, 'Mona', 'Mixed');
   await addToCart(page, product);
   await fillShipping(page);
   await applyGiftCard(page, code);

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { productsIn, uniqueEmail, watchConsole } from './helpers';
+import { productsIn, registerShopper, watchConsole } from './helpers';
 
 const ADDRESS = { address: '1 Arcade Way', city: 'Sacramento', postalCode: '95814', country: 'USA' };
 
@@ -33,13 +33,7 @@ test('three unpaid orders are the most a shopper holds; one is paid from My Orde
   const [product, other] = (await productsIn(request, 'puzzles')).filter((p) => p.stockQuantity >= 10);
   expect(product && other, 'two puzzles with stock').toBeTruthy();
 
-  await page.goto('/register');
-  await page.getByLabel('First Name').fill('Hilda');
-  await page.getByLabel('Last Name').fill('Holds');
-  await page.getByLabel('Email').fill(uniqueEmail('hilda'));
-  await page.getByLabel('Password').fill('holds-journey-1');
-  await page.getByRole('button', { name: /register|sign up|create/i }).click();
-  await expect(page.getByRole('button', { name: /Hilda Holds/ })).toBeVisible();
+  await registerShopper(page, 'Hilda', 'Holds');
 
   // Three open orders (different carts, so none replaces another), then the shop says no.
   const placed: string[] = [];

@@ -3,17 +3,16 @@ import { READY, expect, test } from './fixtures';
 import {
   ADMIN,
   expectNoSeriousA11yViolations,
+  fillRegistration,
   productsIn,
+  registerShopper,
   type ApiProduct,
-  uniqueEmail,
   watchConsole,
 } from './helpers';
 
 // Issue 14: reviews from verified buyers. A customer buys a product, reviews it from their order, and the
 // product's rating and count move on the product page and on the category card; a customer who did not
 // buy it gets no form; an admin hides the review and the numbers move back.
-
-const PASSWORD = 'reviews-journey-1';
 
 interface ProductNumbers {
   productRating: number;
@@ -52,15 +51,6 @@ function cardRatingText({ productRating, reviewCount }: ProductNumbers): string 
 }
 
 const reviewsText = (count: number) => `(${count} ${count === 1 ? 'review' : 'reviews'})`;
-
-async function register(page: Page, first: string, last: string) {
-  await page.getByLabel('First Name').fill(first);
-  await page.getByLabel('Last Name').fill(last);
-  await page.getByLabel('Email').fill(uniqueEmail(first.toLowerCase()));
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: /register|sign up|create/i }).click();
-  await expect(page.getByRole('button', { name: new RegExp(`${first} ${last}`) })).toBeVisible();
-}
 
 /** Buys one of `product` with the demo PayPal button; answers the order id. */
 async function buy(page: Page, product: ApiProduct): Promise<string> {
@@ -104,8 +94,7 @@ test('a buyer reviews a product from their order; the numbers move everywhere; a
   const title = `Still great in ${Date.now()}`;
 
   // A customer buys it.
-  await page.goto('/register');
-  await register(page, 'Rhea', 'Reviewer');
+  await registerShopper(page, 'Rhea', 'Reviewer');
   const orderId = await buy(page, product!);
 
   // The category card, before. From here on the journey stays in this one document: the list is in the
@@ -190,7 +179,7 @@ test('a buyer reviews a product from their order; the numbers move everywhere; a
   await visitor.getByRole('link', { name: 'Log in to write a review' }).click();
   await expect(visitor).toHaveURL(/\/login\?redirect=/);
   await visitor.getByRole('link', { name: /register/i }).click();
-  await register(visitor, 'Nora', 'Nonbuyer');
+  await fillRegistration(visitor, 'Nora', 'Nonbuyer');
   await expect(visitor).toHaveURL(new RegExp(`${productUrl}#write-review$`));
   await expect(visitor.getByText('Only customers who bought this product can review it.')).toBeVisible();
   await expect(visitor.getByRole('form', { name: 'Write a review' })).toHaveCount(0);
