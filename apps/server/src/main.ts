@@ -39,7 +39,7 @@ function readConfig(): Config {
 }
 
 async function main() {
-  // Before PGlite opens: its full garbage collections would otherwise leave every nextTick slower.
+  // Before PGlite opens: the garbage collections it leads to would otherwise leave every nextTick slower.
   keepTickShape();
   const config = readConfig();
   // Asynchronous stdout, written 4 kB at a time instead of a syscall per line, and at least every
