@@ -4,6 +4,7 @@ import {
   ADMIN,
   expectNoSeriousA11yViolations,
   productsIn,
+  registerShopper,
   type ApiProduct,
   uniqueEmail,
   watchConsole,
@@ -74,16 +75,9 @@ test('a customer pays with a gift card and demo PayPal, cancels from the order p
   const product = await stockedProduct(request, 'consoles', 50);
   const code = await createGiftCard(request, 10);
   const stockBefore = await stockOf(request, product._id);
-  const email = uniqueEmail('carla');
 
   // Register, then buy: $10.00 from the gift card, the rest with the demo PayPal.
-  await page.goto('/register');
-  await page.getByLabel('First Name').fill('Carla');
-  await page.getByLabel('Last Name').fill('Cancel');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('after-sale-journey-1');
-  await page.getByRole('button', { name: /register|sign up|create/i }).click();
-  await expect(page.getByRole('button', { name: /Carla Cancel/ })).toBeVisible();
+  const email = await registerShopper(page, 'Carla', 'Cancel');
 
   await page.goto(`/shop/${product.productCategory}/product/${product._id}`);
   await page.getByRole('button', { name: 'Add to Cart' }).click();

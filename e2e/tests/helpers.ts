@@ -10,20 +10,25 @@ export interface ApiProduct {
   productImage: string[];
 }
 
-/** Registers a new shopper through the form, with an e-mail of their own, and waits for their name in the header. */
-export async function registerShopper(page: Page, first: string, last: string): Promise<void> {
+/**
+ * Registers a new shopper through the form, with an e-mail of their own, and waits for their name in
+ * the header. Answers that e-mail (for the mails sent to it).
+ */
+export async function registerShopper(page: Page, first: string, last: string): Promise<string> {
   await page.goto('/register');
-  await fillRegistration(page, first, last);
+  return fillRegistration(page, first, last);
 }
 
 /** The registration form already on screen (reached through a link that carries `?redirect=`). */
-export async function fillRegistration(page: Page, first: string, last: string): Promise<void> {
+export async function fillRegistration(page: Page, first: string, last: string): Promise<string> {
+  const email = uniqueEmail(first.toLowerCase());
   await page.getByLabel('First Name').fill(first);
   await page.getByLabel('Last Name').fill(last);
-  await page.getByLabel('Email').fill(uniqueEmail(first.toLowerCase()));
+  await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('shopper-journey-1');
   await page.getByRole('button', { name: /register|sign up|create/i }).click();
   await expect(page.getByRole('button', { name: new RegExp(`${first} ${last}`) })).toBeVisible();
+  return email;
 }
 
 /** Reads the seeded catalogue through the public API, so journeys never hard-code seed data. */
