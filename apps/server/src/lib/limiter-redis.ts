@@ -118,25 +118,24 @@ export function createRedisLimiter({ redis, log, isFailure }: RedisLimiterOption
   }
 
   async function take(budgets: Budget[]): Promise<Taken> {
-    const outcomes = await Promise.allSettled(budgets.map((b) => limiterFor(b.limit).consume(b.key)));
-    const failed = outcomes.find(
-      (o): o is PromiseRejectedResult => o.status === 'rejected' && !(o.reason instanceof RateLimiterRes),
-    );
-    const within = budgets.filter((_, i) => outcomes[i]!.status === 'fulfilled');
-    if (failed) {
-      // Nothing is tried: the tries that were counted are given back (as far as Redis lets us).
-      await refund(within);
-      // Redis not answering is the server's trouble: a 503 the client may send again, never a 500.
-      throw busy();
+    // In the order given, as in the database (lib/limiter.ts): a budget that refuses keeps the try,
+    // the ones after it are never charged, the ones before it get theirs back (issue 28).
+    const charged: Budget[] = [];
+    for (const budget of budgets) {
+      try {
+        await limiterFor(budget.limit).consume(budget.key);
+      } catch (error) {
+        // Nothing is tried: the tries that were counted are given back (as far as Redis lets us).
+        await refund(charged);
+        if (error instanceof RateLimiterRes) {
+          return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+        }
+        // Redis not answering is the server's trouble: a 503 the client may send again, never a 500.
+        throw busy();
+      }
+      charged.push(budget);
     }
-    if (within.length === budgets.length) return { allowed: true, retryAfterSeconds: 0 };
-    // Refused: nothing was tried, so the budgets that still had room get their try back (a flood
-    // from one address must not use up the accounts it names).
-    await refund(within);
-    const waits = outcomes.map((o) =>
-      o.status === 'rejected' ? (o.reason as RateLimiterRes).msBeforeNext : 0,
-    );
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(...waits) / 1000)) };
+    return { allowed: true, retryAfterSeconds: 0 };
   }
 
   async function refund(budgets: Budget[]): Promise<void> {

@@ -5,7 +5,7 @@ import { queryRows } from '../db/client.js';
 import { type TestContext, createTestContext, silentLog } from '../test/context.js';
 import { type LocalRedis, runRedisTests, startRedis } from '../test/redis.js';
 import { AppError } from './errors.js';
-import { type Budget, type Limiter, createLimiter } from './limiter.js';
+import { type Budget, type Limiter, budgetsFor, createLimiter } from './limiter.js';
 import { REDIS_KEY_PREFIX, connectRedis, createRedisLimiter } from './limiter-redis.js';
 
 let ctx: TestContext;
@@ -109,6 +109,33 @@ for (const backend of backends) {
       const code = budget('unit:burst:gift-card', 10);
       const taken = await Promise.all(Array.from({ length: 40 }, () => limiter.take([code])));
       expect(taken.filter((t) => t.allowed)).toHaveLength(10);
+    });
+
+    it('charges the address only for the tries the account allowed, under a burst of 60 at once', async () => {
+      // Issue 28: one account guessed 60 times at once from one address. The account allows 10; the
+      // 50 it refuses must not be charged to the address, or a bystander behind the same address is
+      // refused too. On PostgreSQL (npm run test:pg) the tries run on several connections at once.
+      const { limiter, hitsOf } = await backend.open();
+      const limits = { perAccount: { max: 10, windowMs: 60_000 }, perAddress: { max: 30, windowMs: 60_000 } };
+      const budgets = budgetsFor('unit-burst', limits, { ip: '198.51.100.60', account: 'ada@example.com' });
+      const [address, account] = ['unit-burst:addr:198.51.100.60', 'unit-burst:acct:ada@example.com'];
+      const taken = await Promise.all(Array.from({ length: 60 }, () => limiter.take(budgets)));
+      expect(taken.filter((t) => t.allowed)).toHaveLength(10);
+      // Every try counts against the account (the 50 past its max too); only the 10 it let through
+      // count against the address.
+      expect(await hitsOf([address, account])).toEqual({ [address]: 10, [account]: 60 });
+    });
+
+    it('gives back every try exactly while other tries are taken at once', async () => {
+      const { limiter, hitsOf } = await backend.open();
+      const keys = [budget('unit:exact:acct', 1000), budget('unit:exact:addr', 1000)];
+      for (let i = 0; i < 30; i += 1) await limiter.take(keys);
+      // 30 given back and 30 taken, interleaved as they come: whatever the order, the counts end at 30
+      // (never below zero on the way: there are 30 to give back from the start).
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? limiter.refund(keys) : limiter.take(keys))),
+      );
+      expect(await hitsOf(keys.map((k) => k.key))).toEqual({ 'unit:exact:acct': 30, 'unit:exact:addr': 30 });
     });
 
     it('never counts below zero: tries given back beyond those taken buy nothing', async () => {

@@ -19,9 +19,12 @@ export interface Taken {
 
 export interface Limiter {
   /**
-   * Spends one try from every budget, atomically, and answers whether all of them still had one.
-   * Counting and checking are one statement per call, so a burst of concurrent calls can never all
-   * see "under the limit": at most `max` of them are allowed, on PGlite and PostgreSQL alike.
+   * Spends one try from each budget in turn, in the order given (most specific first: the account,
+   * then the address), and answers whether all of them had one. A budget that refuses keeps the try
+   * (it is used up anyway); the budgets after it are not charged at all, and those before it get
+   * theirs back: a guesser an account refuses does not use up the address it shares with others
+   * (issue 28). Counting and checking a budget is one statement, so a burst of concurrent calls can
+   * never all see "under the limit": at most `max` of them are allowed, on every store.
    */
   take(budgets: Budget[]): Promise<Taken>;
   /** Gives the try back (the attempt turned out to be legitimate: a right code, a good password). */
@@ -78,56 +81,67 @@ export function createLimiter({
     await db.execute(sql`delete from rate_limit_hits where reset_at <= ${now.toISOString()}::timestamptz`);
   }
 
-  async function take(budgets: Budget[]): Promise<Taken> {
-    if (budgets.length === 0) return { allowed: true, retryAfterSeconds: 0 };
-    const now = clock();
-    const rows = sql.join(
-      // The upsert locks its rows in the order of its values: in key order, two calls naming the same
-      // keys lock them in the same order and cannot deadlock (PostgreSQL would abort one: a 500).
-      byKey(budgets).map(
-        (b) => sql`(${b.key}, 1, ${new Date(now.getTime() + b.limit.windowMs).toISOString()}::timestamptz)`,
-      ),
-      sql`, `,
-    );
-    // One statement: the row lock of the upsert orders concurrent callers, each sees the count it made.
-    const counted = await queryRows<{ key: string; hits: number; reset_at: string | Date }>(
+  /** Spends one try from one budget: one upsert that counts and answers the new count. */
+  async function charge(budget: Budget, now: Date) {
+    const resetAt = new Date(now.getTime() + budget.limit.windowMs).toISOString();
+    // One row, one statement: nothing else is locked while it waits, so takes cannot deadlock.
+    const [row] = await queryRows<{ hits: number; reset_at: string | Date }>(
       db,
-      sql`insert into rate_limit_hits (key, hits, reset_at) values ${rows}
+      sql`insert into rate_limit_hits (key, hits, reset_at) values (${budget.key}, 1, ${resetAt}::timestamptz)
           on conflict (key) do update set
             hits = case when rate_limit_hits.reset_at <= ${now.toISOString()}::timestamptz
                         then 1 else rate_limit_hits.hits + 1 end,
             reset_at = case when rate_limit_hits.reset_at <= ${now.toISOString()}::timestamptz
                             then excluded.reset_at else rate_limit_hits.reset_at end
-          returning key, hits, reset_at`,
+          returning hits, reset_at`,
     );
+    return { hits: Number(row?.hits ?? 0), resetAt: new Date(row?.reset_at ?? now).getTime() };
+  }
+
+  async function take(budgets: Budget[]): Promise<Taken> {
+    const now = clock();
+    const charged: Budget[] = [];
+    for (const budget of budgets) {
+      let counted: Awaited<ReturnType<typeof charge>>;
+      try {
+        counted = await charge(budget, now);
+      } catch (error) {
+        // The database's trouble, not the caller's: nothing is tried, so nothing stays spent.
+        await refund(charged).catch(() => {});
+        throw error;
+      }
+      const { hits, resetAt } = counted;
+      if (hits > budget.limit.max) {
+        // Refused: nothing is tried, so the budgets charged before this one get their try back, and
+        // the ones after it are never charged (issue 28: 60 guesses at one account from one address
+        // charged the address 40 times, locking out everyone else behind it).
+        await refund(charged);
+        await sweep(now);
+        return {
+          allowed: false,
+          retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)),
+        };
+      }
+      charged.push(budget);
+    }
     await sweep(now);
-    const rowOf = new Map(counted.map((r) => [r.key, r]));
-    const within = budgets.filter((b) => Number(rowOf.get(b.key)?.hits ?? 0) <= b.limit.max);
-    if (within.length === budgets.length) return { allowed: true, retryAfterSeconds: 0 };
-    // Refused: nothing was tried, so the budgets that still had room get their try back (a flood
-    // from one address must not use up the accounts it names).
-    await refund(within);
-    const resets = budgets
-      .filter((b) => !within.includes(b))
-      .map((b) => new Date(rowOf.get(b.key)?.reset_at ?? now).getTime());
-    return {
-      allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((Math.max(...resets) - now.getTime()) / 1000)),
-    };
+    return { allowed: true, retryAfterSeconds: 0 };
   }
 
   async function refund(budgets: Budget[]): Promise<void> {
     if (budgets.length === 0) return;
-    const keys = sql.join(
-      budgets.map((b) => sql`${b.key}`),
+    const now = clock().toISOString();
+    // An upsert, like take: PostgreSQL finds and locks each row by its key and changes its newest
+    // version, whatever committed meanwhile; rows in key order, so two refunds cannot deadlock. A key
+    // with no row gets an inert one (no tries, its window already over) that the sweep deletes.
+    const rows = sql.join(
+      byKey(budgets).map((b) => sql`(${b.key}, 0, ${now}::timestamptz)`),
       sql`, `,
     );
-    // Rows locked in key order first (see take).
     await db.execute(
-      sql`update rate_limit_hits set hits = greatest(hits - 1, 0)
-          where key in (
-            select key from rate_limit_hits where key in (${keys}) order by key for update
-          ) and reset_at > ${clock().toISOString()}::timestamptz`,
+      sql`insert into rate_limit_hits (key, hits, reset_at) values ${rows}
+          on conflict (key) do update set hits = greatest(rate_limit_hits.hits - 1, 0)
+          where rate_limit_hits.reset_at > ${now}::timestamptz`,
     );
   }
 
@@ -162,14 +176,16 @@ export function limiterOf(
   };
 }
 
-/** `prefix:addr:<ip>` and, when there is one, `prefix:<who>:<id>`: one budget per address, one per account. */
+/**
+ * `prefix:acct:<id>` when there is one, then `prefix:addr:<ip>`: one budget per account, one per
+ * address, the account's first so that a try it refuses is never charged to the address (see take).
+ */
 export function budgetsFor(
   prefix: string,
   limits: { perAddress: RateLimit; perAccount: RateLimit },
   who: { ip: string; account?: string },
 ): Budget[] {
-  const budgets: Budget[] = [{ key: `${prefix}:addr:${who.ip}`, limit: limits.perAddress }];
-  if (who.account !== undefined)
-    budgets.push({ key: `${prefix}:acct:${who.account}`, limit: limits.perAccount });
-  return budgets;
+  const address: Budget = { key: `${prefix}:addr:${who.ip}`, limit: limits.perAddress };
+  if (who.account === undefined) return [address];
+  return [{ key: `${prefix}:acct:${who.account}`, limit: limits.perAccount }, address];
 }
