@@ -5,6 +5,11 @@ import { users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 
 export const TOKEN_TTL = '7d';
+/**
+ * How far ahead of this server's clock a token's `iat` may be: another instance's clock may run a
+ * little fast, but a token issued in the future was not issued by a shop whose clock is right.
+ */
+export const IAT_SKEW_SECONDS = 60;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AuthService {
@@ -31,8 +36,14 @@ export function createAuthService({ db, jwtSecret }: { db: Database; jwtSecret: 
       let sub: unknown;
       let ver: unknown;
       try {
-        // Pinning the algorithm refuses `alg: none` and any key confusion.
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        // Pinning the algorithm refuses `alg: none` and any key confusion. Every token this shop
+        // signs expires; one without `exp`, or issued in the future, was not made by signToken
+        // (issue 28). jose checks `iat` in the future only with maxTokenAge and no skew (or a
+        // clockTolerance that would loosen `exp` too), so the skew is checked here.
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
+        if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + IAT_SKEW_SECONDS) {
+          throw new Error('issued in the future');
+        }
         sub = payload.sub;
         ver = payload.ver;
       } catch {

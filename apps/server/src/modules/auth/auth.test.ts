@@ -89,6 +89,36 @@ describe('bearer tokens and access control', () => {
     expect(res.json()).toEqual(NOT_AUTHORIZED);
   });
 
+  it('answers 401 for a token signed with the real secret but without an expiry', async () => {
+    const { user } = await insertUser(ctx.db);
+    const endless = await new SignJWT({ ver: 0 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuedAt()
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const res = await get('/api/test/me', `Bearer ${endless}`);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(NOT_AUTHORIZED);
+  });
+
+  it('answers 401 for a token issued in the future, beyond a minute of clock skew', async () => {
+    const { user } = await insertUser(ctx.db);
+    const now = Math.floor(Date.now() / 1000);
+    const issuedAt = (iat: number) =>
+      new SignJWT({ ver: 0 })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.id)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + 7 * 24 * 3600)
+        .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const future = await get('/api/test/me', `Bearer ${await issuedAt(now + 3600)}`);
+    expect(future.statusCode).toBe(401);
+    expect(future.json()).toEqual(NOT_AUTHORIZED);
+    expect((await get('/api/test/me', `Bearer ${await issuedAt(now + 90)}`)).statusCode).toBe(401);
+    // Another instance's clock a little ahead of this one's: still accepted.
+    expect((await get('/api/test/me', `Bearer ${await issuedAt(now + 20)}`)).statusCode).toBe(200);
+  });
+
   it('answers 401 for a token whose subject is not a user id', async () => {
     const token = await sign({ ver: 0 }, { sub: 'admin' });
     expect((await get('/api/test/me', `Bearer ${token}`)).statusCode).toBe(401);
