@@ -19,7 +19,7 @@ import { installAccessControl } from './lib/access.js';
 import { coalesce } from './lib/coalesce.js';
 import { type FastLookup, createFastAnswers } from './lib/fast-answers.js';
 import { type Limiter, createLimiter } from './lib/limiter.js';
-import { AppError, errorHandler } from './lib/errors.js';
+import { AppError, clientErrorHandler, errorHandler } from './lib/errors.js';
 import type { App, RateLimit } from './lib/http.js';
 import { apiSecurityHeaders, helmetOptions, securityHeaders } from './lib/security-headers.js';
 import { type Storage, isReadableStorage } from './lib/storage.js';
@@ -265,6 +265,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {
     serverFactory: fast.serverFactory,
+    // Requests node's parser refuses: fastify's answer, but a HEAD gets no body (issue 28).
+    clientErrorHandler,
     bodyLimit: BODY_LIMIT,
     trustProxy: trustProxyOption(config.trustProxy),
     genReqId: requestId,

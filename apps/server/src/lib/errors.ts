@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiErrorBody } from '@pixel-vault/shared';
 
@@ -98,4 +100,47 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     request.log.info({ status, message: body.message }, 'request refused');
   }
   return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * The method of the request node's HTTP parser failed in: the last request line before the byte it
+ * failed at (a chunk may also hold the requests before it on a kept-alive connection).
+ */
+function failedMethod(error: ConnectionError): string | undefined {
+  const packet: unknown = error.rawPacket;
+  if (!Buffer.isBuffer(packet)) return undefined;
+  const end =
+    typeof error.bytesParsed === 'number' ? Math.min(error.bytesParsed, packet.length) : packet.length;
+  const lines = packet.subarray(0, end).toString('latin1').split('\n');
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    const method = /^([A-Z]+) /.exec(lines[i] ?? '')?.[1];
+    if (method !== undefined) return method;
+  }
+  return undefined;
+}
+
+/**
+ * A request node's HTTP parser refuses (a raw non-ASCII byte in the path, a broken header, a timeout)
+ * never reaches fastify: it is answered on the socket, as fastify's own handler answers it, except
+ * that a HEAD request gets the status and headers only (issue 28). A HEAD answer has no body; a client
+ * reading one would take the body for the start of the next answer.
+ */
+export function clientErrorHandler(error: ConnectionError, socket: Socket): void {
+  // A connection reset: nothing to answer, nobody to answer to.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message]: [number, string] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Client Timeout']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Exceeded maximum allowed HTTP header size']
+        : [400, 'Client Error'];
+  const reason = STATUS_CODES[status] ?? '';
+  const body = JSON.stringify({ error: reason, message, statusCode: status });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${body.length}\r\nContent-Type: application/json\r\n\r\n` +
+        (failedMethod(error) === 'HEAD' ? '' : body),
+    );
+  }
+  socket.destroy(error);
 }
