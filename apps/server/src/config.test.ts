@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, trustProxyWarning } from './config.js';
 
 describe('loadConfig', () => {
   let dir: string;
@@ -109,6 +109,31 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, TRUST_PROXY: '50' })).toThrow(
       /hop count above 10/,
     );
+  });
+
+  it('warns at start about a TRUST_PROXY hop count on a port clients can reach without the proxy (issue 28)', () => {
+    const warningFor = (env: Record<string, string>) =>
+      trustProxyWarning(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, ...env }));
+    const warning = warningFor({ TRUST_PROXY: '1' });
+    // The risk, and the address-list alternative.
+    expect(warning).toMatch(
+      /^TRUST_PROXY=1 believes the last X-Forwarded-For entry of whoever connects, and HOST=0\.0\.0\.0 /,
+    );
+    expect(warning).toContain('skip every per-address limit');
+    expect(warning).toContain(
+      "List the proxies' addresses in TRUST_PROXY instead (e.g. TRUST_PROXY=10.0.0.2",
+    );
+    expect(warningFor({ TRUST_PROXY: '2', HOST: '192.0.2.10' })).toMatch(
+      /^TRUST_PROXY=2 believes the last X-Forwarded-For 2 entries of whoever connects, and HOST=192\.0\.2\.10 /,
+    );
+    expect(warningFor({ TRUST_PROXY: '1', HOST: '::' })).toBeDefined();
+    // Reachable from this machine only, an address list, or no proxy: nothing to warn about.
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) {
+      expect(warningFor({ TRUST_PROXY: '1', HOST: host })).toBeUndefined();
+    }
+    expect(warningFor({ TRUST_PROXY: '10.0.0.2, loopback' })).toBeUndefined();
+    expect(warningFor({ TRUST_PROXY: '0' })).toBeUndefined();
+    expect(warningFor({})).toBeUndefined();
   });
 
   it('defaults the hold limits to 3 orders, 50 units and $5000 per customer', () => {

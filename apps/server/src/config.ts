@@ -292,6 +292,35 @@ function parseTrustProxy(value: string | undefined): TrustProxy | Error {
   return list.map((s) => (PROXY_NAMES.has(s.toLowerCase()) ? s.toLowerCase() : s));
 }
 
+/** `HOST` values that only this machine can connect to. */
+const isLoopbackHost = (host: string) =>
+  host === 'localhost' ||
+  host === '::1' ||
+  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+  host === '::ffff:127.0.0.1';
+
+/**
+ * The warning the shop logs at start when TRUST_PROXY is a hop count and it listens beyond this
+ * machine (issue 28): a hop count believes the last X-Forwarded-For entries of whoever connects, so a
+ * client that reaches the port without the proxy writes its own address and skips every per-address
+ * limit. Undefined when there is nothing to warn about.
+ */
+export function trustProxyWarning({
+  trustProxy,
+  host,
+}: Pick<Config, 'trustProxy' | 'host'>): string | undefined {
+  if (typeof trustProxy !== 'number' || isLoopbackHost(host)) return undefined;
+  const entries = trustProxy === 1 ? 'entry' : `${trustProxy} entries`;
+  return (
+    `TRUST_PROXY=${trustProxy} believes the last X-Forwarded-For ${entries} of whoever connects, ` +
+    `and HOST=${host} lets clients reach the shop's port without the proxy: a client that does can ` +
+    'write any address there and skip every per-address limit (logins, ' +
+    "gift-card codes, sign-ups, password resets, contact messages). List the proxies' addresses in " +
+    'TRUST_PROXY instead (e.g. TRUST_PROXY=10.0.0.2 or TRUST_PROXY=loopback), or set HOST=127.0.0.1 ' +
+    'when the proxy runs on this machine, or make sure only the proxy can reach the port.'
+  );
+}
+
 /**
  * `https://a.example, http://localhost:5173` -> exact origins (scheme, host, port; no path). `*` is
  * refused: the API answers with bearer tokens, and a shop owner should name who may call it.

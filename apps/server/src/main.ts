@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { buildApp } from './app.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, trustProxyWarning } from './config.js';
 import { migrate, openDatabase } from './db/client.js';
 import { databaseKnowsTimeZone } from './modules/admin/admin.service.js';
 import { createPgliteMaintenance } from './db/maintenance.js';
@@ -49,6 +49,9 @@ async function main() {
     { level: config.logLevel },
     batchedDestination({ fd: 1, batchChars: LOG_BATCH_CHARS, flushMs: 1000 }),
   );
+  // A hop count on a port clients can reach directly: per-address limits can be skipped (issue 28).
+  const proxyWarning = trustProxyWarning(config);
+  if (proxyWarning) log.warn({ trustProxy: config.trustProxy, host: config.host }, proxyWarning);
 
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
