@@ -116,7 +116,7 @@ export async function insertProduct(
         rating: r.rating,
         title: r.title ?? 'A test review',
         comment: r.comment,
-        hidden: r.hidden ?? false,
+        hiddenByAdmin: r.hidden ?? false,
         ...(r.createdAt ? { createdAt: r.createdAt, updatedAt: r.createdAt } : {}),
       });
     }

@@ -108,6 +108,10 @@ export const Review = z.object({
   comment: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * True in every public answer. False (and then `hidden: true`) in the author's and the admin's answers
+   * once the author's orders of the product that counted were cancelled or refunded in full (issue 28).
+   */
   verifiedBuyer: z.boolean(),
   /** Only in admin answers and in the author's own (see the notes at the top). */
   hidden: z.boolean().optional(),
@@ -144,7 +148,8 @@ export type ReviewPage = z.infer<typeof ReviewPage>;
  * GET /api/products/:id/reviews/mine. `canReview`: the viewer may POST a review now (a verified buyer
  * without a review yet). When false, `reason` is what POST would answer: REVIEW_NOT_VERIFIED_MESSAGE
  * (403) or, when `review` is set, REVIEW_DUPLICATE_MESSAGE (409; the author edits or deletes it instead).
- * `review`: the viewer's own review (even when hidden by an admin; then `hidden: true`), or null.
+ * `review`: the viewer's own review (even when hidden by an admin, or no longer from a verified buyer;
+ * then `hidden: true`), or null.
  */
 export const MyReviewAnswer = z.object({
   canReview: z.boolean(),

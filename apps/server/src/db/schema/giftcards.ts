@@ -1,15 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  check,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  unique,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { orderRefunds, orders } from './orders.js';
 import { users } from './users.js';
 
@@ -56,11 +46,30 @@ export const giftCardLedger = pgTable(
       'gift_card_ledger_kind_valid',
       sql`${t.kind} in ('issue', 'top_up', 'order_debit', 'order_refund')`,
     ),
-    // A retry can never debit or refund one card twice for one order (Medusa #16347).
-    // Each refund of an order credits a card at most once too (NULLS NOT DISTINCT: one release).
-    unique('gift_card_ledger_card_order_kind_refund_unique')
-      .on(t.giftCardId, t.orderId, t.kind, t.refundId)
-      .nullsNotDistinct(),
+    // What each kind names: an issue or a top-up no order; a debit its order; a credit its order (and
+    // its refund, or none for a release). The unique indexes below rely on it (a NULL is never equal).
+    check(
+      'gift_card_ledger_kind_shape',
+      sql`(${t.kind} in ('issue', 'top_up') and ${t.orderId} is null and ${t.refundId} is null)
+        or (${t.kind} = 'order_debit' and ${t.orderId} is not null and ${t.refundId} is null)
+        or (${t.kind} = 'order_refund' and ${t.orderId} is not null)`,
+    ),
+    // Once-only, per kind (issue 28; one key over every kind made a second top-up a unique violation):
+    // one issue per card; a retry can never debit one card twice for one order (Medusa #16347), nor
+    // give it back twice on expiry or an unpaid cancel (a release: no refund); each refund credits a
+    // card once. Top-ups are not limited: each is a row of its own (its id).
+    uniqueIndex('gift_card_ledger_issue_unique')
+      .on(t.giftCardId)
+      .where(sql`${t.kind} = 'issue'`),
+    uniqueIndex('gift_card_ledger_debit_unique')
+      .on(t.giftCardId, t.orderId)
+      .where(sql`${t.kind} = 'order_debit'`),
+    uniqueIndex('gift_card_ledger_release_unique')
+      .on(t.giftCardId, t.orderId)
+      .where(sql`${t.kind} = 'order_refund' and ${t.refundId} is null`),
+    uniqueIndex('gift_card_ledger_refund_credit_unique')
+      .on(t.giftCardId, t.refundId)
+      .where(sql`${t.refundId} is not null`),
     index('gift_card_ledger_order_idx').on(t.orderId),
   ],
 );

@@ -85,7 +85,21 @@ export const productReviews = pgTable(
     rating: smallint('rating').notNull(),
     title: text('title').notNull(),
     comment: text('comment').notNull(),
-    hidden: boolean('hidden').notNull().default(false),
+    /** The admin's moderation (PUT .../hide): kept apart from the buyer's orders. */
+    hiddenByAdmin: boolean('hidden_by_admin').notNull().default(false),
+    /**
+     * False while the author has no order of the product that counts (paid, delivered or partially
+     * refunded): set when their last one is cancelled or refunded in full, true again when they edit it
+     * after buying the product again (issue 28, docs/reviews.md).
+     */
+    verifiedBuyer: boolean('verified_buyer').notNull().default(true),
+    /**
+     * Not shown to the public: hidden by an admin, or no longer from a verified buyer. Computed by the
+     * database, so every public read and count (`not hidden`) follows both.
+     */
+    hidden: boolean('hidden')
+      .notNull()
+      .generatedAlwaysAs(sql`"hidden_by_admin" or not "verified_buyer"`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

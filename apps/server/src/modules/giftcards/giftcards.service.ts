@@ -51,7 +51,7 @@ export interface GiftCardsService {
   payOrder(caller: CodeCaller, orderId: string, code: string): Promise<{ order: Order; dueCents: number }>;
   list(): Promise<GiftCard[]>;
   create(admin: AuthUser, body: CreateGiftCardBody): Promise<GiftCard>;
-  /** Conditional top-up + 'top_up' ledger row + audit row, one transaction. */
+  /** Conditional top-up + 'top_up' ledger row + audit row, one transaction, as often as wanted. */
   addBalance(admin: AuthUser, id: string, body: AddBalanceBody): Promise<GiftCard>;
   /** Soft delete: the ledger keeps pointing at the card; it can no longer be checked or used. */
   remove(admin: AuthUser, id: string): Promise<void>;
@@ -322,20 +322,25 @@ export function createGiftCardsService({
           )
           .returning();
         if (!card) throw new AppError(409, 'The balance would be too high', 'BALANCE_TOO_HIGH');
-        await tx.insert(giftCardLedger).values({
-          giftCardId: card.id,
-          kind: 'top_up',
-          amountCents,
-          balanceAfterCents: card.balanceCents,
-          actorUserId: admin.id,
-        });
+        // Any number of top-ups per card (issue 28): each is a ledger row of its own, named by its id
+        // in the audit row; no order, no refund, and no unique key beyond that id.
+        const [entry] = await tx
+          .insert(giftCardLedger)
+          .values({
+            giftCardId: card.id,
+            kind: 'top_up',
+            amountCents,
+            balanceAfterCents: card.balanceCents,
+            actorUserId: admin.id,
+          })
+          .returning({ id: giftCardLedger.id });
         await recordAudit(tx, {
           actor: admin.id,
           action: 'giftcard.add_balance',
           targetType: 'giftcard',
           targetId: card.id,
           before: auditView(before),
-          after: { ...auditView(card), added: body.amount },
+          after: { ...auditView(card), added: body.amount, ledgerId: entry?.id },
         });
         return toGiftCardDto(card);
       });

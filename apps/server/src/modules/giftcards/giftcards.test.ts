@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GiftCard, Order, UseGiftCardResponse } from '@pixel-vault/shared';
-import { giftCardLedger, giftCards, mailOutbox, orders } from '../../db/schema/index.js';
+import { auditLog, giftCardLedger, giftCards, mailOutbox, orders } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
 import { insertGiftCard, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
 
@@ -156,6 +156,83 @@ describe('admin gift card routes', () => {
     ).json<GiftCard[]>();
     expect(list[0]?._id).toBe(second._id);
     expect(list.map((c) => c._id)).toContain(card._id);
+  });
+});
+
+/**
+ * Issue 28: a top-up has no order and no refund. Under the ledger's old key (card, order, kind, refund)
+ * NULLS NOT DISTINCT, the second top-up of a card was a unique violation: 500 Something went wrong.
+ */
+describe('PUT /api/giftcards/admin/:id/add-balance, any number of times', () => {
+  const topUp = (auth: { authorization: string }, cardId: string, amount: number) =>
+    ctx.app.inject({
+      method: 'PUT',
+      url: `/api/giftcards/admin/${cardId}/add-balance`,
+      headers: auth,
+      payload: { amount },
+    });
+  const topUpsOf = async (cardId: string) =>
+    (await ledgerOf(cardId))
+      .filter((l) => l.kind === 'top_up')
+      .sort((a, b) => a.balanceAfterCents - b.balanceAfterCents);
+  const auditsOf = (cardId: string) =>
+    ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, cardId), eq(auditLog.action, 'giftcard.add_balance')));
+  type TopUpAudit = {
+    before: { balance: number };
+    after: { balance: number; added: number; ledgerId: string };
+  };
+
+  it('tops up one card three times in a row: the balances add up, three ledger rows, three audit rows', async () => {
+    const admin = await insertUser(ctx.db, { isAdmin: true });
+    const card = await insertGiftCard(ctx.db, { balanceCents: 10_00 });
+    const answers: number[] = [];
+    for (const amount of [5, 2.5, 0.25]) {
+      const res = await topUp(admin.auth, card.id, amount);
+      expect(res.statusCode, res.body).toBe(200);
+      answers.push(res.json<GiftCard>().balance);
+    }
+    expect(answers).toEqual([15, 17.5, 17.75]);
+    expect(await balanceOf(card.id)).toBe(17_75);
+    const rows = await topUpsOf(card.id);
+    expect(rows.map((r) => [r.amountCents, r.balanceAfterCents, r.orderId, r.refundId])).toEqual([
+      [5_00, 15_00, null, null],
+      [2_50, 17_50, null, null],
+      [25, 17_75, null, null],
+    ]);
+    expect(rows.every((r) => r.actorUserId === admin.user.id)).toBe(true);
+    // Each audit row names the ledger row of its own top-up.
+    const audits = (await auditsOf(card.id)) as unknown as TopUpAudit[];
+    expect(audits.map((a) => a.after.ledgerId).sort()).toEqual(rows.map((r) => r.id).sort());
+  });
+
+  it('takes 20 top-ups of one card at once: every one 200, the balance is the sum, 20 ledger and audit rows', async () => {
+    const admin = await insertUser(ctx.db, { isAdmin: true });
+    const card = await insertGiftCard(ctx.db, { balanceCents: 1_00 });
+    const amounts = Array.from({ length: 20 }, (_, i) => i + 1); // $1 .. $20: $210 in all
+    const results = await Promise.all(amounts.map((amount) => topUp(admin.auth, card.id, amount)));
+    expect(results.map((r) => r.statusCode)).toEqual(amounts.map(() => 200));
+    expect(await balanceOf(card.id)).toBe(1_00 + 210_00);
+
+    // One chain: each top-up starts from the balance the one before it left (row lock), none is lost.
+    const rows = await topUpsOf(card.id);
+    expect(rows).toHaveLength(20);
+    let balance = 1_00;
+    for (const row of rows) {
+      balance += row.amountCents;
+      expect(row.balanceAfterCents).toBe(balance);
+    }
+    expect(rows.map((r) => r.amountCents).sort((a, b) => a - b)).toEqual(amounts.map((a) => a * 100));
+    expect(new Set(rows.map((r) => r.id)).size).toBe(20);
+
+    const audits = (await auditsOf(card.id)) as unknown as TopUpAudit[];
+    expect(audits).toHaveLength(20);
+    for (const audit of audits) {
+      expect(Math.round((audit.after.balance - audit.before.balance) * 100)).toBe(audit.after.added * 100);
+    }
+    expect(audits.map((a) => a.after.ledgerId).sort()).toEqual(rows.map((r) => r.id).sort());
   });
 });
 

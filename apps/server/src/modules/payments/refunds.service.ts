@@ -21,6 +21,7 @@ import { releaseLocked, returnStock } from '../orders/orders.expiry.js';
 import { checkTransition, recordEvent } from '../orders/orders.lifecycle.js';
 import { type RefundDestinations, cancelledMail, refundMail } from '../orders/orders.mail.js';
 import type { OrderEffects, OrdersService } from '../orders/orders.service.js';
+import { reviewsAfterOrderClosed } from '../reviews/reviews.service.js';
 import type { PaymentProvider, ProviderRefund } from './payment.provider.js';
 
 /**
@@ -51,7 +52,7 @@ export interface RefundsServiceOptions {
   db: Database;
   orders: OrdersService;
   provider: PaymentProvider;
-  /** Stock changed: the catalogue's cached answers are stale. */
+  /** Stock (or a product's review numbers) changed: the catalogue's cached answers are stale. */
   onRestock: () => void;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
@@ -264,7 +265,8 @@ export function createRefundsService({
   /**
    * pending -> completed under the order's lock: gift cards credited (ledger rows naming the refund),
    * captures marked refunded by their part, stock back if asked, the order's refunded total and status,
-   * its timeline, the mail. Answers false when another caller completed it first.
+   * its timeline, the mail; a cancel or full refund may also unverify the customer's reviews (issue 28).
+   * Answers completed: false when another caller completed it first.
    */
   async function complete(
     tx: Transaction,
@@ -272,14 +274,14 @@ export function createRefundsService({
     refund: OrderRefundRow,
     results: OrderRefundRow['providerRefunds'],
     effects: OrderEffects,
-  ): Promise<{ completed: boolean; restocked: boolean }> {
+  ): Promise<{ completed: boolean; catalogueChanged: boolean }> {
     const now = orders.now();
     const [claimed] = await tx
       .update(orderRefunds)
       .set({ status: 'completed', providerRefunds: results, updatedAt: now })
       .where(and(eq(orderRefunds.id, refund.id), eq(orderRefunds.status, 'pending')))
       .returning({ id: orderRefunds.id });
-    if (!claimed) return { completed: false, restocked: false };
+    if (!claimed) return { completed: false, catalogueChanged: false };
 
     const destinations: RefundDestinations = [];
     for (const part of refund.plan.giftCards) {
@@ -320,6 +322,8 @@ export function createRefundsService({
       .set({ refundedCents, status, restocked: order.restocked, updatedAt: now })
       .where(eq(ordersTable.id, order.id));
     Object.assign(order, { refundedCents, status });
+    // No longer paid: its customer's reviews of its products may stop counting (issue 28).
+    const reviewsChanged = status === 'paid' ? false : await reviewsAfterOrderClosed(tx, order);
 
     const byCustomer = refund.kind === 'cancel';
     await recordEvent(tx, {
@@ -359,25 +363,25 @@ export function createRefundsService({
       });
     }
     effects.mailQueued = true;
-    return { completed: true, restocked };
+    return { completed: true, catalogueChanged: restocked || reviewsChanged };
   }
 
   /** Sends a pending refund to the provider, then completes it; answers the order as it is then. */
   async function carryOut(refund: OrderRefundRow, ownerId: string | null): Promise<Order> {
     const results = await refundAtProvider(refund);
-    let restocked = false;
+    let catalogueChanged = false;
     const order = await orders.withLockedOrder(
       refund.orderId,
       { ownerId, expireOverdue: false },
       async (tx, locked, effects) => {
         const [current] = await tx.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id));
         if (current?.status === 'pending') {
-          restocked = (await complete(tx, locked, current, results, effects)).restocked;
+          ({ catalogueChanged } = await complete(tx, locked, current, results, effects));
         }
         return orders.dto(tx, locked.id);
       },
     );
-    if (restocked) onRestock();
+    if (catalogueChanged) onRestock();
     log.info(
       { refundId: refund.id, orderId: refund.orderId, amountCents: refund.amountCents, kind: refund.kind },
       'order refunded',

@@ -1,4 +1,4 @@
-import { type SQL, and, eq, isNull, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type AdminReview, type Review, reviewerName } from '@pixel-vault/shared';
 import type { Executor } from '../../db/client.js';
 import { orderItems, orders, productReviews, products, users } from '../../db/schema/index.js';
@@ -14,6 +14,8 @@ export const reviewColumns = {
   title: productReviews.title,
   comment: productReviews.comment,
   hidden: productReviews.hidden,
+  hiddenByAdmin: productReviews.hiddenByAdmin,
+  verifiedBuyer: productReviews.verifiedBuyer,
   createdAt: productReviews.createdAt,
   updatedAt: productReviews.updatedAt,
 };
@@ -27,15 +29,20 @@ export interface ReviewQueryRow {
   rating: number;
   title: string;
   comment: string;
+  /** Not shown to the public: hidden by an admin, or no longer from a verified buyer. */
   hidden: boolean;
+  hiddenByAdmin: boolean;
+  verifiedBuyer: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /**
  * The one place a review row becomes the API's Review. Every review the API takes is from a verified
- * buyer (the rule is checked when it is written), hence `verifiedBuyer: true`. `hidden` is told to
- * the admin and to the author only. The author is named as reviewerName says ("Marco T.").
+ * buyer (the rule is checked when it is written); `verifiedBuyer` turns false when the author's last
+ * order of the product that counted was cancelled or refunded in full (issue 28), and such a review is
+ * hidden, so every public answer says true. `hidden` (not shown to the public, for either reason) is
+ * told to the admin and to the author only. The author is named as reviewerName says ("Marco T.").
  */
 export function toReviewDto(row: ReviewQueryRow, { withHidden = false } = {}): Review {
   return {
@@ -47,7 +54,7 @@ export function toReviewDto(row: ReviewQueryRow, { withHidden = false } = {}): R
     comment: row.comment,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    verifiedBuyer: true,
+    verifiedBuyer: row.verifiedBuyer,
     ...(withHidden ? { hidden: row.hidden } : {}),
   };
 }
@@ -119,6 +126,46 @@ export async function isVerifiedBuyer(tx: Executor, userId: string, productId: s
     .where(and(eq(orders.userId, userId), eq(orderItems.productId, productId), eq(orders.status, 'paid')))
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * Locks, in product-id order (as a placement and a restock do), the products an order holds that are
+ * still on sale; answers their ids.
+ */
+export async function lockProductsOfOrder(tx: Executor, orderId: string): Promise<string[]> {
+  const lines = await tx
+    .selectDistinct({ productId: orderItems.productId })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(asc(orderItems.productId));
+  const locked: string[] = [];
+  for (const { productId } of lines) {
+    if (productId && (await lockProduct(tx, productId))) locked.push(productId);
+  }
+  return locked;
+}
+
+/**
+ * The customer's reviews of these products stop counting as a verified buyer's where they have no
+ * order of the product that counts any more (isVerifiedBuyer's rule). Answers the products whose
+ * review changed. The caller holds the products' locks and recounts them.
+ */
+export async function unverifyReviews(tx: Executor, userId: string, productIds: string[]): Promise<string[]> {
+  if (productIds.length === 0) return [];
+  const changed = await tx
+    .update(productReviews)
+    .set({ verifiedBuyer: false })
+    .where(
+      and(
+        eq(productReviews.userId, userId),
+        inArray(productReviews.productId, productIds),
+        eq(productReviews.verifiedBuyer, true),
+        sql`not exists (select 1 from ${orders} o join ${orderItems} i on i.order_id = o.id
+          where o.user_id = ${userId} and i.product_id = ${productReviews.productId} and o.status = 'paid')`,
+      ),
+    )
+    .returning({ productId: productReviews.productId });
+  return changed.map((row) => row.productId);
 }
 
 /** The product's visible reviews per star: [count of 1-star, ..., count of 5-star]. */

@@ -15,8 +15,8 @@ import {
   type ReviewSort,
   type ReviewSummary,
 } from '@pixel-vault/shared';
-import type { Database, Transaction } from '../../db/client.js';
-import { productReviews, products, users } from '../../db/schema/index.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
+import { type OrderRow, productReviews, products, users } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { RateLimit } from '../../lib/http.js';
@@ -28,11 +28,13 @@ import {
   findReview,
   isVerifiedBuyer,
   lockProduct,
+  lockProductsOfOrder,
   recountProduct,
   reviewColumns,
   starCounts,
   toAdminReviewDto,
   toReviewDto,
+  unverifyReviews,
 } from './reviews.repo.js';
 
 export interface ReviewsService {
@@ -42,11 +44,17 @@ export interface ReviewsService {
   mine(user: AuthUser, productId: string): Promise<MyReviewAnswer>;
   /** A verified buyer's one review of the product (403 otherwise, 409 for a second one). */
   create(user: AuthUser, productId: string, body: ReviewBody): Promise<Review>;
-  /** The author rewrites their review (403 for anyone else's). */
+  /**
+   * The author rewrites their review (403 for anyone else's). A review no longer from a verified buyer
+   * is taken only once they have an order of the product that counts again; it is then shown again.
+   */
   update(user: AuthUser, productId: string, reviewId: string, body: ReviewBody): Promise<Review>;
   /** The author deletes their review (403 for anyone else's). */
   remove(user: AuthUser, productId: string, reviewId: string): Promise<void>;
-  /** An admin hides (or, `hidden: false`, shows again) a review; audited. */
+  /**
+   * An admin hides (or, `hidden: false`, shows again) a review; audited. A review no longer from a
+   * verified buyer cannot be shown (409).
+   */
   hide(admin: AuthUser, productId: string, reviewId: string, hidden: boolean): Promise<AdminReview>;
   /** Every review, hidden ones too, newest first, for the admin. */
   adminList(query: AdminReviewsQuery): Promise<AdminReviewPage>;
@@ -67,6 +75,12 @@ export const REVIEW_RATE_LIMIT_MESSAGE =
 const productNotFound = () => notFound('Product not found');
 const reviewNotFound = () => notFound('Review not found');
 const notYourReview = () => new AppError(403, 'You can only change your own review.', 'NOT_REVIEW_AUTHOR');
+/** 403 to the author of a review whose orders of the product were all cancelled or refunded in full. */
+export const REVIEW_UNVERIFIED_MESSAGE =
+  'Your order of this product was cancelled or refunded, so your review is no longer shown. You can delete it, or edit it again once you have bought the product.';
+/** 409 to an admin showing such a review. */
+export const REVIEW_UNVERIFIED_ADMIN_MESSAGE =
+  "This review's author no longer has a paid order of this product, so it stays hidden.";
 
 /** `%`, `_` and `\` are LIKE syntax; an admin searching for "100%" means the character. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -94,6 +108,25 @@ export function summaryOf(counts: number[]): ReviewSummary {
       5: counts[4] ?? 0,
     },
   };
+}
+
+/**
+ * An order stopped counting (a paid order cancelled, or refunded in full; issue 28): its customer's
+ * reviews of its products no longer count as a verified buyer's unless another order of theirs still
+ * counts. Such a review is hidden and the product's numbers follow, in the caller's transaction (the
+ * one that moved the order, after the move), under the order's lock and then the products' (the lock
+ * order of a placement: a review written at the same moment is either refused or seen here). Answers
+ * whether a review changed: the catalogue's cached numbers are then stale.
+ */
+export async function reviewsAfterOrderClosed(
+  tx: Executor,
+  order: Pick<OrderRow, 'id' | 'userId'>,
+): Promise<boolean> {
+  if (!order.userId) return false;
+  const productIds = await lockProductsOfOrder(tx, order.id);
+  const changed = new Set(await unverifyReviews(tx, order.userId, productIds));
+  for (const productId of changed) await recountProduct(tx, productId);
+  return changed.size > 0;
 }
 
 export function createReviewsService({
@@ -217,9 +250,14 @@ export function createReviewsService({
         const review = await findReview(tx, ofProduct(productId, reviewId));
         if (!review) throw reviewNotFound();
         if (review.userId !== user.id) throw notYourReview();
+        // No longer from a verified buyer (issue 28): an edit cannot bring it back into view, unless the
+        // author has bought the product again; then it counts (and shows) again.
+        if (!review.verifiedBuyer && !(await isVerifiedBuyer(tx, user.id, productId))) {
+          throw new AppError(403, REVIEW_UNVERIFIED_MESSAGE, 'NOT_VERIFIED_BUYER');
+        }
         await tx
           .update(productReviews)
-          .set({ ...body, updatedAt: clock() })
+          .set({ ...body, verifiedBuyer: true, updatedAt: clock() })
           .where(eq(productReviews.id, reviewId));
       });
       return answer(reviewId);
@@ -238,16 +276,20 @@ export function createReviewsService({
       await change(productId, async (tx) => {
         const review = await findReview(tx, ofProduct(productId, reviewId));
         if (!review) throw reviewNotFound();
+        // Only a verified buyer's review is shown (issue 28): the admin's choice cannot override it.
+        if (!hidden && !review.verifiedBuyer) {
+          throw new AppError(409, REVIEW_UNVERIFIED_ADMIN_MESSAGE, 'REVIEW_NOT_VERIFIED');
+        }
         // Hiding a hidden review (or showing a shown one) changes nothing and writes no audit row.
-        if (review.hidden === hidden) return;
-        await tx.update(productReviews).set({ hidden }).where(eq(productReviews.id, reviewId));
+        if (review.hiddenByAdmin === hidden) return;
+        await tx.update(productReviews).set({ hiddenByAdmin: hidden }).where(eq(productReviews.id, reviewId));
         const view = { productId, rating: review.rating, title: review.title, author: review.authorEmail };
         await recordAudit(tx, {
           actor: admin.id,
           action: hidden ? 'review.hide' : 'review.unhide',
           targetType: 'review',
           targetId: reviewId,
-          before: { ...view, hidden: review.hidden },
+          before: { ...view, hidden: review.hiddenByAdmin },
           after: { ...view, hidden },
         });
       });

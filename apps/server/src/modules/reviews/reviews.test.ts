@@ -18,6 +18,7 @@ import type { Database } from '../../db/client.js';
 import { auditLog, orderItems, orders, productReviews, products } from '../../db/schema/index.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
 import { insertGiftCard, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
+import { REVIEW_UNVERIFIED_MESSAGE } from './reviews.service.js';
 
 type Auth = { authorization: string };
 type Customer = Awaited<ReturnType<typeof insertUser>>;
@@ -683,6 +684,158 @@ describe('reviews from verified buyers (issue 14)', () => {
       const customer = await insertUser(ctx.db);
       expect((await inject('GET', ADMIN_REVIEWS_PATH, customer.auth)).statusCode).toBe(403);
       expect((await inject('GET', ADMIN_REVIEWS_PATH)).statusCode).toBe(401);
+    });
+  });
+
+  /**
+   * Issue 28: a review stayed public as `verifiedBuyer: true`, and editable, after the order behind it
+   * was cancelled or refunded in full. It now stops counting when its author has no order of the
+   * product left that counts (docs/reviews.md): hidden, unverified, out of the numbers.
+   */
+  describe('when the order behind a review is cancelled or refunded in full', () => {
+    /** An order of the product placed at checkout and paid with a gift card (through the API). */
+    const paidOrder = async (customer: Customer, productId: string) => {
+      const order = await placeOrder(ctx.app, customer.auth, [{ product: productId, itemQuantity: 1 }]);
+      const card = await insertGiftCard(ctx.db, { balanceCents: 100_00 });
+      const paid = await inject('PUT', `/api/orders/${order._id}/payment`, customer.auth, {
+        payment_method: 'Gift Card',
+        gift_card_code: card.code,
+      });
+      expect(paid.statusCode, paid.body).toBe(200);
+      return order;
+    };
+    const cancel = async (customer: Customer, orderId: string) => {
+      const res = await inject('POST', `/api/orders/${orderId}/cancel`, customer.auth);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().status).toBe('cancelled');
+    };
+    const refund = async (orderId: string, payload: object) => {
+      const res = await inject('POST', `/api/orders/${orderId}/refund`, admin.auth, payload);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().status as string;
+    };
+    const adminViewOf = async (productName: string, reviewId: string) => {
+      const res = await inject(
+        'GET',
+        `${ADMIN_REVIEWS_PATH}?search=${encodeURIComponent(productName)}`,
+        admin.auth,
+      );
+      return AdminReviewPage.parse(res.json()).reviews.find((r) => r._id === reviewId);
+    };
+    const storedRating = async (reviewId: string) =>
+      (await ctx.db.select().from(productReviews).where(eq(productReviews.id, reviewId)))[0]?.rating;
+
+    it('a cancelled only paid order: the review is hidden and unverified, the numbers follow, an edit cannot bring it back; another paid order keeps it', async () => {
+      const product = await insertProduct(ctx.db, {
+        name: 'Cancelled Cartridge',
+        priceCents: 20_00,
+        stock: 10,
+      });
+      const once = await insertUser(ctx.db, { name: 'Olga Once' });
+      const twice = await insertUser(ctx.db, { name: 'Theo Twice' });
+      const onlyOrder = await paidOrder(once, product.id);
+      await insertOrder(ctx.db, twice, [product.id], 'paid');
+      const secondOrder = await paidOrder(twice, product.id);
+      const gone = Review.parse((await post(product.id, once.auth, body({ rating: 5 }))).json());
+      const kept = Review.parse((await post(product.id, twice.auth, body({ rating: 2 }))).json());
+      expect(await numbers(product.id)).toMatchObject({ rating: 3.5, count: 2 });
+
+      await cancel(once, onlyOrder._id);
+      await cancel(twice, secondOrder._id);
+
+      // The public: the list, its summary, the product page and the cached category card.
+      const listed = await listOf(product.id);
+      expect(listed.reviews.map((r) => r._id)).toEqual([kept._id]);
+      expect(listed.summary).toEqual({ average: 2, count: 1, histogram: { 1: 0, 2: 1, 3: 0, 4: 0, 5: 0 } });
+      const shown = await numbers(product.id);
+      expect(shown).toMatchObject({ rating: 2, count: 1 });
+      expect(shown.reviews.map((r) => r._id)).toEqual([kept._id]);
+
+      // The author still sees it, hidden and unverified; no longer a buyer, they cannot write another.
+      expect(await mine(product.id, once.auth)).toMatchObject({
+        canReview: false,
+        review: { _id: gone._id, rating: 5, verifiedBuyer: false, hidden: true },
+      });
+      expect((await post(product.id, once.auth, body({ title: 'Again' }))).statusCode).toBe(403);
+      // An edit cannot bring it back into view: refused, nothing stored, nothing shown.
+      const edit = await put(product.id, gone._id, once.auth, body({ rating: 1, title: 'Changed' }));
+      expect(edit.statusCode, edit.body).toBe(403);
+      expect(edit.json()).toEqual({ message: REVIEW_UNVERIFIED_MESSAGE, code: 'NOT_VERIFIED_BUYER' });
+      expect(await storedRating(gone._id)).toBe(5);
+      expect((await listOf(product.id)).total).toBe(1);
+
+      // The admin sees why it is hidden, and cannot show it.
+      expect(await adminViewOf(product.name, gone._id)).toMatchObject({ hidden: true, verifiedBuyer: false });
+      const unhide = await hide(product.id, gone._id, admin.auth, { hidden: false });
+      expect(unhide.statusCode, unhide.body).toBe(409);
+      expect((await listOf(product.id)).total).toBe(1);
+
+      // A buyer with another paid order of the product keeps a verified, counted, editable review.
+      expect(await mine(product.id, twice.auth)).toMatchObject({
+        review: { _id: kept._id, verifiedBuyer: true, hidden: false },
+      });
+      expect(await adminViewOf(product.name, kept._id)).toMatchObject({ hidden: false, verifiedBuyer: true });
+      expect((await put(product.id, kept._id, twice.auth, body({ rating: 3 }))).statusCode).toBe(200);
+      expect(await numbers(product.id)).toMatchObject({ rating: 3, count: 1 });
+
+      // The author may still delete it.
+      expect((await del(product.id, gone._id, once.auth)).statusCode).toBe(200);
+    });
+
+    it('an admin refund: a partial one keeps the review, the full rest hides it (no restock, still at once in the cached catalogue)', async () => {
+      const product = await insertProduct(ctx.db, {
+        name: 'Refunded Joystick',
+        priceCents: 20_00,
+        stock: 10,
+      });
+      const customer = await insertUser(ctx.db, { name: 'Rhea Refunded' });
+      const order = await paidOrder(customer, product.id);
+      const review = Review.parse((await post(product.id, customer.auth, body({ rating: 4 }))).json());
+      expect(await numbers(product.id)).toMatchObject({ rating: 4, count: 1 });
+
+      // Partly refunded, the order still counts.
+      expect(await refund(order._id, { amount: 5, reason: 'Scratched box' })).toBe('paid');
+      expect(await numbers(product.id)).toMatchObject({ rating: 4, count: 1 });
+      expect((await mine(product.id, customer.auth)).review).toMatchObject({
+        verifiedBuyer: true,
+        hidden: false,
+      });
+
+      expect(await refund(order._id, { reason: 'Returned' })).toBe('refunded');
+      expect(await numbers(product.id)).toMatchObject({ rating: 0, count: 0, reviews: [] });
+      expect((await listOf(product.id)).summary).toMatchObject({ count: 0, average: 0 });
+      expect((await mine(product.id, customer.auth)).review).toMatchObject({
+        _id: review._id,
+        verifiedBuyer: false,
+        hidden: true,
+      });
+      expect((await put(product.id, review._id, customer.auth, body({ rating: 5 }))).statusCode).toBe(403);
+      expect(await numbers(product.id)).toMatchObject({ rating: 0, count: 0 });
+    });
+
+    it('bought again: the review stays hidden until its author edits it, then counts again; an admin hide stays', async () => {
+      const product = await insertProduct(ctx.db, { name: 'Rebought Racer', priceCents: 20_00, stock: 10 });
+      const customer = await insertUser(ctx.db, { name: 'Bea Back' });
+      const first = await paidOrder(customer, product.id);
+      const review = Review.parse((await post(product.id, customer.auth, body({ rating: 5 }))).json());
+      await cancel(customer, first._id);
+      expect(await numbers(product.id)).toMatchObject({ rating: 0, count: 0 });
+      // Hidden by the admin as well, while unverified: that is allowed, and it is the admin's to undo.
+      expect((await hide(product.id, review._id, admin.auth)).statusCode).toBe(200);
+
+      await paidOrder(customer, product.id);
+      expect((await mine(product.id, customer.auth)).review).toMatchObject({
+        verifiedBuyer: false,
+        hidden: true,
+      });
+      const edited = await put(product.id, review._id, customer.auth, body({ rating: 3 }));
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(edited.json()).toMatchObject({ rating: 3, verifiedBuyer: true, hidden: true });
+      expect(await numbers(product.id)).toMatchObject({ rating: 0, count: 0 });
+
+      expect((await hide(product.id, review._id, admin.auth, { hidden: false })).statusCode).toBe(200);
+      expect(await numbers(product.id)).toMatchObject({ rating: 3, count: 1 });
+      expect((await listOf(product.id)).reviews.map((r) => r._id)).toEqual([review._id]);
     });
   });
 });
