@@ -10,22 +10,37 @@
  * - `clear()` drops everything at once, and a load that started before it keeps its value out: what
  *   a write made stale is never served again.
  *
- * Bounded by a number of entries and, with `sizeOf`, by their total size; the oldest go first.
+ * Bounded by a number of entries and by their total size, both required (issue 28: a cache that one
+ * of them does not bound grows with every distinct key a visitor can make up); the oldest go first.
  */
 export interface KeptValues<T> {
-  /** `load` is told the expired value it replaces, if any (to reuse what did not change). */
-  get(key: string, load: (previous: T | undefined) => Promise<T>): T | Promise<T>;
+  /**
+   * `load` is told the expired value it replaces, if any (to reuse what did not change). A kept value
+   * that `usable` refuses (it shows something that has changed since) is not served: it is loaded
+   * again, and the askers wait for that.
+   */
+  get(
+    key: string,
+    load: (previous: T | undefined) => Promise<T>,
+    usable?: (value: T) => boolean,
+  ): T | Promise<T>;
   clear(): void;
 }
 
 export interface KeptValuesOptions<T> {
   ttlMs: number;
   now?: () => number;
-  maxEntries?: number;
-  /** What a value counts for against `maxSize` (a string's length); a value above it is not kept. */
-  sizeOf?: (value: T) => number;
-  maxSize?: number;
+  maxEntries: number;
+  /**
+   * What a value counts for against `maxSize` (a string's length, a body's bytes), plus ENTRY_COST and its key's length for
+   * its key and entry; a value above `maxSize` is not kept.
+   */
+  sizeOf: (value: T) => number;
+  maxSize: number;
 }
+
+/** What an entry costs besides its value (its key, the map's slot, the timestamps), as counted. */
+export const ENTRY_COST = 256;
 
 interface Entry<T> {
   value: T;
@@ -36,9 +51,9 @@ interface Entry<T> {
 export function keptValues<T>({
   ttlMs,
   now = Date.now,
-  maxEntries = Number.POSITIVE_INFINITY,
+  maxEntries,
   sizeOf,
-  maxSize = Number.POSITIVE_INFINITY,
+  maxSize,
 }: KeptValuesOptions<T>): KeptValues<T> {
   const kept = new Map<string, Entry<T>>();
   const inFlight = new Map<string, Promise<T>>();
@@ -51,7 +66,7 @@ export function keptValues<T>({
       kept.delete(key);
       size -= old.size;
     }
-    const valueSize = sizeOf?.(value) ?? 0;
+    const valueSize = sizeOf(value) + key.length + ENTRY_COST;
     if (valueSize > maxSize || maxEntries < 1) return;
     // Map iteration is insertion order: drop the oldest until this one fits.
     for (const [oldestKey, oldest] of kept) {
@@ -64,8 +79,13 @@ export function keptValues<T>({
   }
 
   return {
-    get(key, load) {
-      const entry = kept.get(key);
+    get(key, load, usable) {
+      let entry = kept.get(key);
+      if (entry && usable && !usable(entry.value)) {
+        kept.delete(key);
+        size -= entry.size;
+        entry = undefined;
+      }
       const at = now();
       if (entry && entry.expiresAt > at) return entry.value;
       let pending = inFlight.get(key);

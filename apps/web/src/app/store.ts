@@ -1,7 +1,8 @@
 import {
   combineReducers,
+  compose,
   configureStore,
-  createDynamicMiddleware,
+  type Middleware,
   type Reducer,
   type UnknownAction,
   type WithSlice,
@@ -39,7 +40,44 @@ export function injectReducer(slice: { reducerPath: string; reducer: Reducer }) 
   combined = combineReducers({ ...staticReducers, ...injected }) as Reducer<StaticState>;
 }
 
-export const dynamicMiddleware = createDynamicMiddleware();
+const added: Middleware[] = [];
+let addedVersion = 0;
+
+/**
+ * Middleware added after stores exist (the data layer's, when a page first imports it), applied to
+ * every store, those made before included, from its next action on.
+ *
+ * Not RTK's createDynamicMiddleware: it keeps each middleware as applied to each store in a Map of
+ * its own that lives as long as the module, so every store ever made stays reachable. On the server,
+ * which makes a store per rendered page, that kept about 13 kB per render for good (issue 28). Here
+ * what is applied to a store is kept in the store's own middleware closure and goes with the store.
+ */
+export const dynamicMiddleware = {
+  addMiddleware(...middlewares: Middleware[]) {
+    const fresh = middlewares.filter((m) => !added.includes(m));
+    if (fresh.length === 0) return;
+    added.push(...fresh);
+    addedVersion += 1;
+  },
+  middleware: ((store) => (next) => {
+    // Each middleware is applied to this store once: RTK Query's keeps its per-store state in there.
+    const applied = new Map<Middleware, ReturnType<Middleware>>();
+    let appliedVersion = -1;
+    let dispatch = next;
+    return (action) => {
+      if (appliedVersion !== addedVersion) {
+        const chain = added.map((m) => {
+          let withStore = applied.get(m);
+          if (withStore === undefined) applied.set(m, (withStore = m(store)));
+          return withStore;
+        });
+        dispatch = compose<typeof next>(...chain)(next);
+        appliedVersion = addedVersion;
+      }
+      return dispatch(action);
+    };
+  }) as Middleware,
+};
 
 /**
  * The state as the app's code sees it: with the data layer's slice, which any code that reads it has

@@ -225,6 +225,10 @@ export const CATALOGUE_TTL_MS = 2000;
 const UUID_CHARS = 36;
 /** At most 500,000 ids (18 MB) in the ordered-id lists of all categories and searches together. */
 const ID_CHARS_MAX = UUID_CHARS * 500_000;
+/** Distinct categories and searches whose id lists are kept (an empty result counts too). */
+const ID_LISTS_MAX = 2_000;
+/** The catalogue's answers together: the whole list of a large catalogue is megabytes. */
+const ANSWER_BYTES_MAX = 64 * 1024 * 1024;
 
 export function createProductsService({
   db,
@@ -237,10 +241,17 @@ export function createProductsService({
 }: ProductsServiceOptions): ProductsService {
   // Serialized answers, and the ordered ids of each category and search (orderedIds); both are
   // dropped at once on a write, and refreshed while served past their TTL (lib/kept.ts).
-  const answers = keptValues<CachedAnswer>({ ttlMs: cacheTtlMs, now, maxEntries: cacheMaxEntries });
+  const answers = keptValues<CachedAnswer>({
+    ttlMs: cacheTtlMs,
+    now,
+    maxEntries: cacheMaxEntries,
+    sizeOf: (answer) => answer.body.length,
+    maxSize: ANSWER_BYTES_MAX,
+  });
   const idLists = keptValues<string>({
     ttlMs: cacheTtlMs,
     now,
+    maxEntries: ID_LISTS_MAX,
     sizeOf: (ids) => ids.length,
     maxSize: ID_CHARS_MAX,
   });

@@ -47,6 +47,11 @@ export interface SitemapUrl {
 export const SITEMAP_TTL_MS = 5 * 60_000;
 /** Sites (PUBLIC_URL, or each Host asked for without it) whose sitemap files are kept at once. */
 const SITEMAP_SITES_KEPT = 4;
+/** And at most this many bytes of them (a 50,000-product catalogue's files are about 6 MB a site). */
+const SITEMAP_BYTES_KEPT = 32 * 1024 * 1024;
+
+const sitemapBytes = ({ main, pages }: SitemapFiles) =>
+  pages.reduce((sum, page) => sum + page.body.length, pages.includes(main) ? 0 : main.body.length);
 
 export interface SeoService {
   /** robots.txt for the shop reached at `base` (an origin, or PUBLIC_URL with its path). */
@@ -114,7 +119,12 @@ export function createSeoService({
 }: SeoServiceOptions): SeoService {
   if (!Number.isInteger(pageSize) || pageSize < 1)
     throw new Error('seo: pageSize must be a positive integer');
-  const built = keptValues<SitemapFiles>({ ttlMs, maxEntries: SITEMAP_SITES_KEPT });
+  const built = keptValues<SitemapFiles>({
+    ttlMs,
+    maxEntries: SITEMAP_SITES_KEPT,
+    sizeOf: sitemapBytes,
+    maxSize: SITEMAP_BYTES_KEPT,
+  });
 
   /** Home, every category, every product on sale: the pages a shopper reaches without an account. */
   async function publicUrls(): Promise<SitemapUrl[]> {
