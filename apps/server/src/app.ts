@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { IncomingMessage, Server } from 'node:http';
-import { parse as parseQueryString } from 'node:querystring';
 import fastifyCompress from '@fastify/compress';
 import fastifyCors from '@fastify/cors';
 import Fastify, {
@@ -11,12 +9,10 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import { Id } from '@pixel-vault/shared';
 import { type ZodTypeProvider, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import { installAccessControl } from './lib/access.js';
-import { coalesce } from './lib/coalesce.js';
 import { type FastLookup, createFastAnswers } from './lib/fast-answers.js';
 import { type Limiter, createLimiter } from './lib/limiter.js';
 import { AppError, clientErrorHandler, errorHandler } from './lib/errors.js';
@@ -45,7 +41,9 @@ import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { type PaymentsService, createPaymentsService } from './modules/payments/payments.service.js';
 import { createPayPalProvider } from './modules/payments/paypal.provider.js';
 import { type RefundsService, createRefundsService } from './modules/payments/refunds.service.js';
+import { parseQuery } from './modules/products/products.lookup.js';
 import { productsRoutes } from './modules/products/products.routes.js';
+import { CATALOGUE_CHANNEL, createCatalogueSync } from './modules/products/products.sync.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { type ReviewsService, createReviewsService } from './modules/reviews/reviews.service.js';
 import { seoRoutes } from './modules/seo/seo.routes.js';
@@ -119,12 +117,7 @@ export interface AppDeps {
   listen?: DatabaseHandle['listen'];
 }
 
-/**
- * The NOTIFY channel of catalogue changes; the payload is the sending instance's id, followed by
- * DETAILS_ONLY when only products' details changed (an instance that does not know it drops all).
- */
-export const CATALOGUE_CHANNEL = 'pixel_vault_catalogue';
-const DETAILS_ONLY = ':details';
+export { CATALOGUE_CHANNEL };
 
 export interface Services {
   auth: AuthService;
@@ -148,10 +141,6 @@ declare module 'fastify' {
 
 export const BODY_LIMIT = 1024 * 1024;
 /** Fastify's default parsing, minus %00: PostgreSQL text cannot hold U+0000 (see the JSON parser). */
-function parseQuery(query: string): Record<string, unknown> {
-  return parseQueryString(query.includes('%00') ? query.replaceAll('%00', '') : query);
-}
-
 function hasNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\0');
   if (Array.isArray(value)) return value.some(hasNul);
@@ -219,19 +208,15 @@ export function trustProxyOption(trust: TrustProxy): FastifyHttpOptions<Server>[
   return trust;
 }
 
-const PRODUCT_PATH = '/api/products/';
-
 /**
- * The URLs the fast path serves: the whole catalogue and one product, asked exactly as the shop's
- * pages and the spec's clients ask (no query). A product id is checked as the route's schema checks
- * it, so an id the route would refuse (400) is the route's to answer.
+ * The URLs the fast path serves: every catalogue GET (a list, a page of it, a search, a product), read
+ * as its route reads it (products.lookup.ts), so a URL the route would refuse (400) is its to answer.
  */
 function catalogueLookup(products: ProductsService): FastLookup {
   return (url) => {
-    if (url === '/api/products') return products.listAnswer({});
-    if (!url.startsWith(PRODUCT_PATH)) return undefined;
-    const id = url.slice(PRODUCT_PATH.length);
-    return Id.safeParse(id).success ? products.getAnswer(id) : undefined;
+    const found = products.stockedAnswer(url);
+    if (found === undefined) return undefined;
+    return found instanceof Promise ? found.then((answer) => answer.current()) : found.current();
   };
 }
 
@@ -299,44 +284,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const auth = createAuthService({ db, jwtSecret: config.jwtSecret });
   const publicUrl = publicUrls(config.publicUrl);
-  /** This app's name in catalogue-change messages, so it skips its own. */
-  const instanceId = randomUUID();
-  /** Whether a change since the last message was more than details (see CatalogueChange). */
-  let productsChanged = false;
-  const broadcast = coalesce(
-    () => {
-      const payload = productsChanged ? instanceId : `${instanceId}${DETAILS_ONLY}`;
-      productsChanged = false;
-      return db.execute(sql`select pg_notify(${CATALOGUE_CHANNEL}, ${payload})`);
-    },
-    (error) => app.log.warn({ err: error }, 'catalogue change not broadcast'),
-  );
+  // Every instance on the database hears of the others' catalogue changes (issue 13).
+  const sync = deps.listen
+    ? createCatalogueSync({
+        db,
+        listen: deps.listen,
+        onError: (error) => app.log.warn({ err: error }, 'catalogue change not broadcast'),
+      })
+    : undefined;
   const products = createProductsService({
     db,
     storage: deps.storage,
     publicUrl,
     ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
-    ...(deps.listen
-      ? {
-          // Delivered after the writer's commit (invalidate() runs after it), to every instance
-          // listening, this one included (which ignores its own).
-          // A burst of changes (a busy checkout) sends one message per round trip, not one per change,
-          // saying `products` if any of them did (see CatalogueChange).
-          onInvalidate: (change) => {
-            if (change === 'products') productsChanged = true;
-            broadcast();
-          },
-        }
-      : {}),
+    ...(sync ? { tell: sync.tell } : {}),
   });
-  if (deps.listen) {
-    const unlisten = await deps.listen(CATALOGUE_CHANNEL, (payload) => {
-      // undefined: the listening connection was lost a while, and changes may have been missed.
-      if (payload === undefined) return products.invalidateLocal();
-      const details = payload.endsWith(DETAILS_ONLY);
-      const from = details ? payload.slice(0, -DETAILS_ONLY.length) : payload;
-      if (from !== instanceId) products.invalidateLocal(details ? 'details' : 'products');
-    });
+  if (sync) {
+    const unlisten = await sync.listen(products);
     app.addHook('onClose', async () => unlisten());
   }
   const orders = createOrdersService({

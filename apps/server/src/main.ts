@@ -117,7 +117,7 @@ async function main() {
   const expiry = createOrderExpiry({
     db: database.db,
     log: log.child({ worker: 'order-expiry' }),
-    onExpired: () => app.services.products.invalidate('details'),
+    onStockMoved: (moved) => app.services.products.stockMoved(moved),
   });
   expiry.start();
   // Payments a crash left half done (captured at PayPal, not recorded) and captures of expired

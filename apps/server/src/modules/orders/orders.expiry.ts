@@ -11,6 +11,7 @@ import {
   products,
 } from '../../db/schema/index.js';
 import { periodic } from '../../lib/periodic.js';
+import { STOCK_LSN, type StockChange, parseLsn } from '../products/products.stock.js';
 import { orderExpired, recordEvent } from './orders.lifecycle.js';
 
 export { orderExpired };
@@ -34,10 +35,15 @@ const paymentInFlight = (orderId: string | typeof orders.id) =>
  * its stock and gift-card money are not given back while captured money may still come in (the
  * reconciler would settle the order with it).
  */
-export async function expireLocked(tx: Executor, order: OrderRow, now: Date): Promise<boolean> {
+export async function expireLocked(
+  tx: Executor,
+  order: OrderRow,
+  now: Date,
+  moved?: StockChange[],
+): Promise<boolean> {
   if (order.status !== 'unpaid') return false;
   if ((await queryRows(tx, paymentInFlight(order.id))).length > 0) return false;
-  await releaseLocked(tx, order, now, 'expired');
+  await releaseLocked(tx, order, now, 'expired', moved);
   await recordEvent(tx, { orderId: order.id, kind: 'expired', actor: 'system', at: now });
   return true;
 }
@@ -45,9 +51,10 @@ export async function expireLocked(tx: Executor, order: OrderRow, now: Date): Pr
 /**
  * Puts an order's items back on the shelf, in product-id order (as when reserving, so a release and a
  * new order cannot deadlock). Lines of products deleted since are skipped. The caller holds the order's
- * lock and makes sure it happens once (`orders.restocked`).
+ * lock and makes sure it happens once (`orders.restocked`). The new stock figures go into `moved`, for
+ * the catalogue to show once the transaction has committed (issue 28).
  */
-export async function returnStock(tx: Executor, orderId: string): Promise<void> {
+export async function returnStock(tx: Executor, orderId: string, moved?: StockChange[]): Promise<void> {
   const lines = await tx
     .select({ productId: orderItems.productId, quantity: orderItems.quantity })
     .from(orderItems)
@@ -55,10 +62,12 @@ export async function returnStock(tx: Executor, orderId: string): Promise<void> 
     .orderBy(asc(orderItems.productId));
   for (const line of lines) {
     if (!line.productId) continue;
-    await tx
+    const [row] = await tx
       .update(products)
       .set({ stock: sql`${products.stock} + ${line.quantity}` })
-      .where(eq(products.id, line.productId));
+      .where(eq(products.id, line.productId))
+      .returning({ stock: products.stock, lsn: STOCK_LSN });
+    if (row) moved?.push({ id: line.productId, stock: row.stock, lsn: parseLsn(row.lsn) });
   }
 }
 
@@ -73,8 +82,9 @@ export async function releaseLocked(
   order: OrderRow,
   now: Date,
   to: 'expired' | 'cancelled',
+  moved?: StockChange[],
 ): Promise<void> {
-  await returnStock(tx, order.id);
+  await returnStock(tx, order.id, moved);
 
   const debits = await tx
     .select({ giftCardId: giftCardLedger.giftCardId, amountCents: giftCardLedger.amountCents })
@@ -116,8 +126,8 @@ export interface OrderExpiryOptions {
   log: Pick<FastifyBaseLogger, 'info' | 'error'>;
   clock?: () => Date;
   intervalMs?: number;
-  /** Stock changed: e.g. drop the product cache. */
-  onExpired?: (count: number) => void;
+  /** Items went back on the shelf (committed): the catalogue shows the new stock. */
+  onStockMoved?: (moved: StockChange[]) => void;
 }
 
 const SWEEP_BATCH = 50;
@@ -132,12 +142,13 @@ export function createOrderExpiry({
   log,
   clock = () => new Date(),
   intervalMs = 60_000,
-  onExpired,
+  onStockMoved,
 }: OrderExpiryOptions): OrderExpiry {
   /** Answers how many orders it claimed (the loop goes on while batches are full) and expired. */
   async function sweepBatch(): Promise<{ claimed: number; expired: number }> {
     const now = clock();
-    return db.transaction(async (tx) => {
+    const moved: StockChange[] = [];
+    const swept = await db.transaction(async (tx) => {
       const due = await tx
         .select()
         .from(orders)
@@ -152,9 +163,11 @@ export function createOrderExpiry({
         .limit(SWEEP_BATCH)
         .for('update', { skipLocked: true });
       let expired = 0;
-      for (const order of due) if (await expireLocked(tx, order, now)) expired += 1;
+      for (const order of due) if (await expireLocked(tx, order, now, moved)) expired += 1;
       return { claimed: due.length, expired };
     });
+    if (moved.length > 0) onStockMoved?.(moved);
+    return swept;
   }
 
   async function sweepOnce(): Promise<number> {
@@ -166,7 +179,6 @@ export function createOrderExpiry({
     }
     if (total > 0) {
       log.info({ expired: total }, 'unpaid orders expired');
-      onExpired?.(total);
     }
     return total;
   }

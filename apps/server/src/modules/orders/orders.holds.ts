@@ -4,6 +4,7 @@ import type { HoldLimits } from '../../config.js';
 import type { Transaction } from '../../db/client.js';
 import { orders, payments, products } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
+import type { StockChange } from '../products/products.stock.js';
 import { expireLocked, isOverdue } from './orders.expiry.js';
 import { itemsFor } from './orders.repo.js';
 
@@ -34,6 +35,8 @@ export interface AdmitHoldInput {
   replacesOrderId?: string | undefined;
   now: Date;
   limits: HoldLimits;
+  /** The stock of what is released, for the catalogue once the placement commits (issue 28). */
+  moved?: StockChange[];
 }
 
 /** A payment the customer may still complete: an order carrying one is never released for them. */
@@ -48,7 +51,7 @@ const PAYMENT_UNDER_WAY = ['created', 'captured'] as const;
  */
 export async function admitHold(
   tx: Transaction,
-  { userId, cart, replacesOrderId, now, limits }: AdmitHoldInput,
+  { userId, cart, replacesOrderId, now, limits, moved }: AdmitHoldInput,
 ): Promise<Holds> {
   // Lock order user -> orders -> products, as payments and the sweeper keep it: no deadlock.
   const unpaid = await tx
@@ -87,7 +90,7 @@ export async function admitHold(
   }
   // expireLocked may still keep one (a payment it must wait for): then it holds, and counts if open.
   const released = new Set<string>();
-  for (const order of release) if (await expireLocked(tx, order, now)) released.add(order.id);
+  for (const order of release) if (await expireLocked(tx, order, now, moved)) released.add(order.id);
 
   const givenBack = new Map<string, number>();
   for (const id of released) {

@@ -7,35 +7,23 @@ import {
   type Order,
   type OrderStatus,
   formatCents,
-  priceOrder,
   requestedPage,
   toDollars,
 } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
-import { type Database, type Executor, type Transaction, queryRows } from '../../db/client.js';
-import {
-  type OrderItemRow,
-  type OrderRow,
-  mailOutbox,
-  orderEvents,
-  orderItems,
-  orders,
-  payments,
-  products,
-  users,
-} from '../../db/schema/index.js';
-import { type AuthUser, notAuthorized } from '../../lib/access.js';
-import { AppError, isDeadlock, notFound } from '../../lib/errors.js';
+import type { Database, Executor, Transaction } from '../../db/client.js';
+import { type OrderRow, mailOutbox, orderEvents, orders, payments } from '../../db/schema/index.js';
+import type { AuthUser } from '../../lib/access.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import { pageTotals, windowTotal } from '../../lib/paging.js';
-import { byCodePoint } from '../../lib/sorting.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { enqueueMail, outboxInsert } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
+import type { StockChange } from '../products/products.stock.js';
 import { recordAudit } from '../audit/audit.repo.js';
-import { type LowStockCrossing, lowStockMail } from '../admin/low-stock.mail.js';
 import { expireLocked, isOverdue, orderExpired } from './orders.expiry.js';
-import { admitHold, checkHoldValue } from './orders.holds.js';
+import { createOrderPlacement } from './orders.place.js';
 import { confirmationMail, deliveredMail } from './orders.mail.js';
 import { checkTransition, eventInsert, orderClosed, recordEvent } from './orders.lifecycle.js';
 import {
@@ -45,9 +33,6 @@ import {
   lockOrder,
   moneyOn,
   orderDto,
-  sortItems,
-  timelineEntry,
-  toOrderDto,
   toOrderDtos,
 } from './orders.repo.js';
 
@@ -157,32 +142,6 @@ export interface OrdersServiceOptions {
   lowStock?: { threshold: number; to: string };
 }
 
-/**
- * How often a placement is tried: priced again when an admin changes a price in the middle of it, or
- * run again when PostgreSQL aborted it as a deadlock's victim. Reservations lock products in id order,
- * but a placement that first gives back the customer's replaced or overdue order locks that order's
- * products before its own, so two placements can still wait on each other; the whole transaction was
- * rolled back, so running it again is safe.
- */
-const PLACE_ATTEMPTS = 3;
-
-/** A line's price or name changed between reading it and reserving it: price the order again. */
-class PriceMoved extends Error {}
-
-function outOfStock(name: string, stock: number): AppError {
-  return stock <= 0
-    ? new AppError(409, `${name} is sold out`, 'OUT_OF_STOCK')
-    : new AppError(409, `Only ${stock} left of ${name}`, 'OUT_OF_STOCK');
-}
-
-interface ReservedLine {
-  productId: string;
-  quantity: number;
-  name: string;
-  priceCents: number;
-  image: string;
-}
-
 export function createOrdersService({
   db,
   products: catalogue,
@@ -194,208 +153,16 @@ export function createOrdersService({
   lowStock,
 }: OrdersServiceOptions): OrdersService {
   const toDto = (tx: Executor, row: OrderRow) => orderDto(tx, row, publicUrl);
-
-  /**
-   * What the order's lines cost, read without locking anything: the price and name the order records.
-   * Unknown, deleted or short products are refused here with the message the shopper sees.
-   */
-  async function priceLines(tx: Transaction, quantities: Map<string, number>): Promise<ReservedLine[]> {
-    const ids = [...quantities.keys()];
-    const rows = await queryRows<{
-      id: string;
-      name: string;
-      price_cents: number;
-      stock: number;
-      image: string | null;
-    }>(
-      tx,
-      sql`select id, name, price_cents, stock,
-            (select url from product_images i where i.product_id = p.id order by i.position limit 1) as image
-          from ${products} p
-          where id in (${sql.join(
-            ids.map((id) => sql`${id}`),
-            sql`, `,
-          )}) and deleted_at is null`,
-    );
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => {
-      const row = byId.get(id);
-      if (!row) throw notFound('Product not found');
-      const quantity = quantities.get(id) ?? 0;
-      if (row.stock < quantity) throw outOfStock(row.name, row.stock);
-      return {
-        productId: id,
-        quantity,
-        name: row.name,
-        priceCents: Number(row.price_cents),
-        image: row.image ?? '',
-      };
-    });
-  }
-
-  /**
-   * The conditional update is the reservation: it cannot take what is not there (no overselling).
-   * It takes the product's row lock, held until commit: every other order for that product waits for
-   * it, so it runs last in the transaction, just before the commit (issue 13: a popular product's
-   * orders are serialized for the time between this statement and the commit, not the whole
-   * placement). It also proves the line's price still holds: a price changed since priceLines read it
-   * is a conflict the placement retries.
-   *
-   * Answers the product when this placement took its stock from above the low-stock threshold to at
-   * or below it (issue 15), read from the stock the update returns: no extra round trip. Under the row
-   * lock the stock before the placement is exactly `stock + quantity - givenBack` (`givenBack`: what
-   * the placement released of the customer's replaced or overdue orders), so of two orders that pass
-   * the threshold one after the other only the first crosses it, and a checkout placed again does not.
-   */
-  async function reserve(
-    tx: Transaction,
-    line: ReservedLine,
-    givenBack: number,
-  ): Promise<LowStockCrossing | undefined> {
-    const [row] = await queryRows<{ price_cents: number; name: string; stock: number }>(
-      tx,
-      sql`update ${products} set stock = stock - ${line.quantity}
-          where id = ${line.productId} and stock >= ${line.quantity} and deleted_at is null
-          returning price_cents, name, stock`,
-    );
-    if (row) {
-      if (Number(row.price_cents) !== line.priceCents || row.name !== line.name) throw new PriceMoved();
-      const stock = Number(row.stock);
-      return lowStock && stock <= lowStock.threshold && stock + line.quantity - givenBack > lowStock.threshold
-        ? { productId: line.productId, name: row.name, stock }
-        : undefined;
-    }
-    const [product] = await tx
-      .select({ name: products.name, stock: products.stock, deletedAt: products.deletedAt })
-      .from(products)
-      .where(eq(products.id, line.productId));
-    if (!product || product.deletedAt) throw notFound('Product not found');
-    throw outOfStock(product.name, product.stock);
-  }
-
-  async function place(user: AuthUser, body: CreateOrderBody): Promise<Order> {
-    const quantities = new Map<string, number>();
-    for (const line of body.orderItems) {
-      const id = line.product.toLowerCase();
-      quantities.set(id, (quantities.get(id) ?? 0) + line.itemQuantity);
-    }
-    // Product-id order: two orders touching the same products lock them in the same order (no deadlock).
-    const sorted = new Map([...quantities.entries()].sort(([a], [b]) => byCodePoint(a, b)));
-    // An admin's price change between the read and the reservation: the order is priced again.
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await placeOnce(user, body, sorted);
-      } catch (error) {
-        if (isDeadlock(error) && attempt < PLACE_ATTEMPTS) continue;
-        if (!(error instanceof PriceMoved)) throw error;
-        if (attempt >= PLACE_ATTEMPTS) {
-          throw new AppError(
-            409,
-            'Prices changed while the order was placed. Please try again.',
-            'PRICE_CHANGED',
-          );
-        }
-      }
-    }
-  }
-
-  async function placeOnce(
-    user: AuthUser,
-    body: CreateOrderBody,
-    quantities: Map<string, number>,
-  ): Promise<Order> {
-    const now = clock();
-    let lowStockMails = 0;
-    const order = await db.transaction(async (tx) => {
-      // The customer's row lock runs their placements one at a time, so two at once cannot both slip
-      // under the hold limits (issue 9). NO KEY UPDATE: inserts that only reference the user don't wait.
-      const [customer] = await tx
-        .select({ name: users.name, email: users.email })
-        .from(users)
-        .where(eq(users.id, user.id))
-        .for('no key update');
-      if (!customer) throw notAuthorized();
-      const holds = await admitHold(tx, {
-        userId: user.id,
-        cart: quantities,
-        replacesOrderId: body.replacesOrderId,
-        now,
-        limits: holdLimits,
-      });
-
-      const lines = await priceLines(tx, quantities);
-      const totals = priceOrder(lines.map((l) => ({ priceCents: l.priceCents, qty: l.quantity })));
-      checkHoldValue(holds, totals.totalCents, holdLimits, now);
-
-      // The order, its first timeline line and its lines are one statement (issue 13: two round trips
-      // fewer per order), so their ids are chosen here. The lines' foreign keys are checked at the end
-      // of the statement, when the order row exists.
-      const orderId = randomUUID();
-      const placed = {
-        orderId,
-        kind: 'placed',
-        actor: 'customer',
-        actorUserId: user.id,
-        at: now,
-      } as const;
-      const items: OrderItemRow[] = lines.map((l) => ({
-        id: randomUUID(),
-        orderId,
-        productId: l.productId,
-        name: l.name,
-        image: l.image,
-        unitPriceCents: l.priceCents,
-        quantity: l.quantity,
-      }));
-      const event = tx.$with('placed_event').as(eventInsert(tx, placed).returning({ id: orderEvents.id }));
-      const itemRows = tx
-        .$with('placed_items')
-        .as(tx.insert(orderItems).values(items).returning({ id: orderItems.id }));
-      const [row] = await tx
-        .with(event, itemRows)
-        .insert(orders)
-        .values({
-          id: orderId,
-          userId: user.id,
-          customerName: customer.name,
-          customerEmail: customer.email,
-          shipAddress: body.shippingAddress.address,
-          shipCity: body.shippingAddress.city,
-          shipPostalCode: body.shippingAddress.postalCode,
-          shipCountry: body.shippingAddress.country,
-          itemsCents: totals.itemsCents,
-          taxCents: totals.taxCents,
-          shippingCents: totals.shippingCents,
-          totalCents: totals.totalCents,
-          paymentMethod: body.paymentMethod,
-          expiresAt: new Date(now.getTime() + holdMinutes * 60_000),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      if (!row) throw new Error('Order insert returned no row');
-      // The answer is built from what this transaction wrote (issue 13: four reads fewer per order). A
-      // new order has no gift-card money and no captured payment yet, and one line in its timeline.
-      const dto = toOrderDto(row, sortItems(items), 0, 0, publicUrl, [timelineEntry(placed)]);
-      // Last: the stock rows' locks are held from here to the commit only.
-      const crossed: LowStockCrossing[] = [];
-      for (const line of lines) {
-        const crossing = await reserve(tx, line, holds.released.get(line.productId) ?? 0);
-        if (crossing) crossed.push(crossing);
-      }
-      // The owner hears when the stock is taken, which is when an order is placed (the paid order
-      // keeps it). An order that expires gives it back; selling it down again is a new crossing.
-      for (const product of crossed) {
-        if (lowStock) await enqueueMail(tx, lowStockMail(lowStock.to, product, lowStock.threshold));
-      }
-      lowStockMails = crossed.length;
-      return dto;
-    });
-    // Stock changed: the catalogue's cached answers are stale.
-    catalogue.invalidate('details');
-    if (lowStockMails > 0) mailer.kick();
-    return order;
-  }
+  const place = createOrderPlacement({
+    db,
+    catalogue,
+    mailer,
+    holdMinutes,
+    holdLimits,
+    clock,
+    publicUrl,
+    ...(lowStock ? { lowStock } : {}),
+  });
 
   async function withLockedOrder<T>(
     orderId: string,
@@ -404,19 +171,20 @@ export function createOrdersService({
   ): Promise<T> {
     const effects: OrderEffects = { mailQueued: false };
     try {
+      const moved: StockChange[] = [];
       const outcome = await db.transaction(async (tx) => {
         const order = await lockOrder(tx, orderId);
         if (!order || (ownerId !== null && order.userId !== ownerId)) throw orderNotFound();
         const now = clock();
         // An overdue order with a payment in flight is not expired (expireLocked answers false):
         // the payment reconciler settles or fails that payment first (issue 9).
-        if (expireOverdue && isOverdue(order, now) && (await expireLocked(tx, order, now))) {
+        if (expireOverdue && isOverdue(order, now) && (await expireLocked(tx, order, now, moved))) {
           return { expired: true as const };
         }
         return { expired: false as const, value: await work(tx, order, effects) };
       });
       if (outcome.expired) {
-        catalogue.invalidate('details');
+        catalogue.stockMoved(moved);
         throw orderExpired();
       }
       return outcome.value;

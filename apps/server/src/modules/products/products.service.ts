@@ -1,39 +1,45 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, and, asc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import {
-  type Category,
   type CreateProductFields,
   PRODUCTS_DEFAULT_LIMIT,
-  PRODUCT_PAGE_REVIEWS,
   type Product,
   type ProductList,
   type ProductListQuery,
   type ProductListResponse,
   type UpdateProductFields,
   requestedPage,
-  reviewerName,
   toCents,
-  toDollars,
 } from '@pixel-vault/shared';
-import type { Database, Executor } from '../../db/client.js';
-import { type ProductRow, productImages, productReviews, products, users } from '../../db/schema/index.js';
+import type { Database } from '../../db/client.js';
+import { productImages, productReviews, products } from '../../db/schema/index.js';
 import { type AuthUser, adminOnly } from '../../lib/access.js';
-import { type CachedAnswer, type MaybeAnswer, cachedAnswer } from '../../lib/cached-answer.js';
-import { keptValues } from '../../lib/kept.js';
+import type { MaybeAnswer } from '../../lib/cached-answer.js';
 import { notFound } from '../../lib/errors.js';
 import type { Storage } from '../../lib/storage.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { recordAudit } from '../audit/audit.repo.js';
+import type { StockedAnswer } from './products.answers.js';
+import {
+  type CatalogueChange,
+  type CatalogueMessage,
+  UUID_CHARS,
+  createCatalogueCache,
+} from './products.cache.js';
 import { processImages, storeImages } from './products.images.js';
+import {
+  type ProductQueryRow,
+  auditView,
+  escapeLike,
+  productColumns,
+  productPageColumns,
+  toProductDto,
+} from './products.repo.js';
+import { catalogueUrl } from './products.lookup.js';
+import type { StockChange } from './products.stock.js';
 
-/**
- * What a catalogue write changed. `products`: which products there are, their names or categories
- * (any admin write). `details`: only what products show, their stock, rating or reviews (an order
- * placed or given back, a review): the lists of which products a category or search holds, in which
- * order, stay right and are kept, so a busy checkout does not make every category page read its
- * whole list again after each order (issue 13).
- */
-export type CatalogueChange = 'products' | 'details';
+export type { CatalogueChange };
+export { escapeLike, toProductDto } from './products.repo.js';
 
 export interface ProductsService {
   /**
@@ -46,16 +52,29 @@ export interface ProductsService {
   /** Every matching product (no page asked for, spec section 7), or the page asked for. */
   list(query: ProductListQuery): Promise<ProductList | ProductListResponse>;
   get(id: string): Promise<Product>;
+  /** The answer of a catalogue URL the browser's pages call (products.lookup.ts), with its stock. */
+  stockedAnswer(url: string): StockedAnswer | Promise<StockedAnswer> | undefined;
   /**
-   * Drops every cached answer, here and (through `onInvalidate`) on every other instance. Every write
-   * that changes what the catalogue answers (products, stock) must call it, saying what changed.
+   * Drops every cached answer, here and (through `tell`) on every other instance. Every write that
+   * changes what the catalogue answers besides stock must call it, saying what changed.
    */
   invalidate(change?: CatalogueChange): void;
   /** Drops this instance's cached answers only: another instance said the catalogue changed. */
   invalidateLocal(change?: CatalogueChange): void;
   /**
-   * Counts the catalogue changes this instance has seen (its own writes, other instances' messages):
-   * what is kept under a key holding it (a page rendered from the catalogue) is not found after one.
+   * Committed stock writes (an order placed, an order's items back on the shelf): the cached answers
+   * show the new figures from now on, here and on every other instance; nothing is read again.
+   */
+  stockMoved(changes: readonly StockChange[]): void;
+  /** Another instance's stock writes. */
+  stockMovedLocal(changes: readonly StockChange[]): void;
+  /** The stock of `id` if it changed after `since` (a stockSeq): pages check what they show. */
+  stockSince(id: string, since: number): number | undefined;
+  /** Moves with every stock change this instance takes. */
+  stockSeq(): number;
+  /**
+   * Counts the catalogue changes besides stock this instance has seen (its own writes, other
+   * instances' messages): what is kept under a key holding it (a page) is not found after one.
    */
   version(): number;
   /** Checks every image by content, resizes and stores them, then writes the product (+ audit row). */
@@ -84,151 +103,17 @@ export interface ProductsServiceOptions {
   storage?: Storage;
   /** Makes stored image paths absolute when PUBLIC_URL is set. */
   publicUrl?: PublicUrlOf;
-  /** Called by invalidate(): tells the other instances (issue 13). */
-  onInvalidate?: (change: CatalogueChange) => void;
+  /** Tells the other instances of a change (products.sync.ts, issue 13). */
+  tell?: (message: CatalogueMessage) => void;
 }
 
 const productNotFound = () => notFound('Product not found');
-
-/** What the audit log keeps of a product. */
-async function auditView(tx: Executor, row: ProductRow) {
-  const images = await tx
-    .select({ url: productImages.url })
-    .from(productImages)
-    .where(eq(productImages.productId, row.id))
-    .orderBy(asc(productImages.position));
-  return {
-    productName: row.name,
-    productCategory: row.category,
-    productDescription: row.description,
-    productPrice: toDollars(row.priceCents),
-    stockQuantity: row.stock,
-    productRating: row.ratingTenths / 10,
-    reviewCount: row.reviewCount,
-    productImage: images.map((i) => i.url),
-  };
-}
-
-/** `%`, `_` and `\` are LIKE syntax; a shopper searching for "100%" means the character. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
-interface ReviewJson {
-  id: string;
-  /** The author's full name; null when they deleted their account. */
-  name: string | null;
-  rating: number;
-  title: string;
-  comment: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-// Drizzle leaves columns unqualified in a single-table select, which inside a correlated
-// subquery would bind to the inner table; so the subqueries name every column explicitly.
-const outerId = sql`${products}.${sql.identifier(products.id.name)}`;
-
-const isoUtc = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * One row per product with its images aggregated in a correlated subquery, so a page of products
- * costs one query however many products it holds (no N+1). Lists carry no reviews (issue 14: the
- * whole-catalogue answer stays small); the product's own page adds its newest visible ones.
- */
-const productColumns = {
-  id: products.id,
-  name: products.name,
-  description: products.description,
-  category: products.category,
-  priceCents: products.priceCents,
-  stock: products.stock,
-  ratingTenths: products.ratingTenths,
-  reviewCount: products.reviewCount,
-  createdAt: products.createdAt,
-  updatedAt: products.updatedAt,
-  images: sql<string[]>`coalesce((
-      select json_agg(i.url order by i.position)
-      from ${productImages} i where i.product_id = ${outerId}
-    ), '[]'::json)`,
-};
-
-/** The product page's columns: the newest PRODUCT_PAGE_REVIEWS visible reviews ride along (issue 14). */
-const productPageColumns = {
-  ...productColumns,
-  reviews: sql<ReviewJson[]>`coalesce((
-      select json_agg(json_build_object(
-        'id', r.id, 'name', u.name, 'rating', r.rating,
-        'title', r.title, 'comment', r.comment,
-        'createdAt', ${isoUtc(sql`r.created_at`)}, 'updatedAt', ${isoUtc(sql`r.updated_at`)}
-      ) order by r.created_at desc, r.id desc)
-      from (
-        select * from ${productReviews} r0
-        where r0.product_id = ${outerId} and not r0.hidden
-        order by r0.created_at desc, r0.id desc
-        limit ${sql.raw(String(PRODUCT_PAGE_REVIEWS))}
-      ) r left join ${users} u on u.id = r.user_id
-    ), '[]'::json)`,
-};
-
-type ProductQueryRow = {
-  id: string;
-  name: string;
-  description: string;
-  category: string;
-  priceCents: number;
-  stock: number;
-  ratingTenths: number;
-  reviewCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-  images: string[];
-  /** Only on the product page's query; lists answer `reviews: []`. */
-  reviews?: ReviewJson[];
-};
-
-/** The one place a product row becomes the spec's Product (prices in dollars, `_id`, rating 0..5). */
-export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = relativeUrls): Product {
-  return {
-    _id: row.id,
-    productName: row.name,
-    productDescription: row.description,
-    productPrice: toDollars(row.priceCents),
-    productCategory: row.category as Category,
-    productImage: row.images.map(publicUrl),
-    stockQuantity: row.stock,
-    productRating: row.ratingTenths / 10,
-    reviewCount: row.reviewCount,
-    reviews: (row.reviews ?? []).map((r) => ({
-      _id: r.id,
-      productId: row.id,
-      name: reviewerName(r.name),
-      rating: r.rating,
-      title: r.title,
-      comment: r.comment,
-      createdAt: r.createdAt,
-      updatedAt: r.updatedAt,
-      verifiedBuyer: true,
-    })),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
 
 /** The key listAnswer's template below gives the unfiltered, unpaged list. */
 const WHOLE_LIST_KEY = 'list\u0000\u0000all\u0000';
 
 /** How long the catalogue's cached answers are fresh by default (see cacheTtlMs). */
 export const CATALOGUE_TTL_MS = 2000;
-
-/** A product id as PostgreSQL writes a uuid: 8-4-4-4-12 hex digits. */
-const UUID_CHARS = 36;
-/** At most 500,000 ids (18 MB) in the ordered-id lists of all categories and searches together. */
-const ID_CHARS_MAX = UUID_CHARS * 500_000;
-/** Distinct categories and searches whose id lists are kept (an empty result counts too). */
-const ID_LISTS_MAX = 2_000;
-/** The catalogue's answers together: the whole list of a large catalogue is megabytes. */
-const ANSWER_BYTES_MAX = 64 * 1024 * 1024;
 
 export function createProductsService({
   db,
@@ -237,29 +122,9 @@ export function createProductsService({
   now = Date.now,
   storage,
   publicUrl = relativeUrls,
-  onInvalidate,
+  tell,
 }: ProductsServiceOptions): ProductsService {
-  // Serialized answers, and the ordered ids of each category and search (orderedIds); both are
-  // dropped at once on a write, and refreshed while served past their TTL (lib/kept.ts).
-  const answers = keptValues<CachedAnswer>({
-    ttlMs: cacheTtlMs,
-    now,
-    maxEntries: cacheMaxEntries,
-    sizeOf: (answer) => answer.body.length,
-    maxSize: ANSWER_BYTES_MAX,
-  });
-  const idLists = keptValues<string>({
-    ttlMs: cacheTtlMs,
-    now,
-    maxEntries: ID_LISTS_MAX,
-    sizeOf: (ids) => ids.length,
-    maxSize: ID_CHARS_MAX,
-  });
-
-  function cached(key: string, load: () => Promise<unknown>): MaybeAnswer {
-    // An expired entry whose bytes did not change keeps its ETag and compressed forms.
-    return answers.get(key, async (previous) => cachedAnswer(JSON.stringify(await load()), previous));
-  }
+  const cache = createCatalogueCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, now, tell });
 
   async function list(query: ProductListQuery): Promise<ProductList | ProductListResponse> {
     const conditions: SQL[] = [isNull(products.deletedAt)];
@@ -306,7 +171,7 @@ export function createProductsService({
    */
   function orderedIds(query: ProductListQuery, where: SQL | undefined): Promise<string> | string {
     const key = `${query.category ?? ''}\u0000${query.q ?? ''}`;
-    return idLists.get(key, async () => {
+    return cache.ids(key, async () => {
       const [row] = await db
         .select({
           ids: sql<string>`coalesce(string_agg(${products.id}::text, '' order by ${products.name}, ${products.id}), '')`,
@@ -327,35 +192,34 @@ export function createProductsService({
     return toProductDto(row, publicUrl);
   }
 
-  let changes = 0;
-  function invalidateLocal(change: CatalogueChange = 'products') {
-    changes += 1;
-    answers.clear();
-    if (change === 'products') idLists.clear();
-  }
-
-  function invalidate(change: CatalogueChange = 'products') {
-    invalidateLocal(change);
-    onInvalidate?.(change);
-  }
+  const invalidate = cache.invalidate;
+  const listKey = (query: ProductListQuery) => {
+    const paging = requestedPage(query, PRODUCTS_DEFAULT_LIMIT);
+    // The whole catalogue, as the shop's pages and the spec's clients ask for it: a key made once.
+    if (!paging && !query.category && !query.q) return WHOLE_LIST_KEY;
+    const pageKey = paging ? `${paging.page}\u0000${paging.limit}` : 'all';
+    return `list\u0000${query.category ?? ''}\u0000${pageKey}\u0000${query.q ?? ''}`;
+  };
+  const productKey = (id: string) => `id\u0000${id.toLowerCase()}`;
 
   return {
     list,
     get,
-    listAnswer(query) {
-      const paging = requestedPage(query, PRODUCTS_DEFAULT_LIMIT);
-      // The whole catalogue, as the shop's pages and the spec's clients ask for it: a key made once.
-      if (!paging && !query.category && !query.q) return cached(WHOLE_LIST_KEY, () => list(query));
-      const pageKey = paging ? `${paging.page}\u0000${paging.limit}` : 'all';
-      const key = `list\u0000${query.category ?? ''}\u0000${pageKey}\u0000${query.q ?? ''}`;
-      return cached(key, () => list(query));
-    },
-    getAnswer(id) {
-      return cached(`id\u0000${id.toLowerCase()}`, () => get(id));
+    listAnswer: (query) => cache.answer(listKey(query), () => list(query)),
+    getAnswer: (id) => cache.answer(productKey(id), () => get(id)),
+    stockedAnswer(url) {
+      const asked = catalogueUrl(url);
+      if (asked === undefined) return undefined;
+      if (asked.kind === 'product') return cache.stocked(productKey(asked.id), () => get(asked.id));
+      return cache.stocked(listKey(asked.query), () => list(asked.query));
     },
     invalidate,
-    invalidateLocal,
-    version: () => changes,
+    invalidateLocal: cache.invalidateLocal,
+    stockMoved: cache.stockMoved,
+    stockMovedLocal: cache.stockMovedLocal,
+    stockSince: cache.stockSince,
+    stockSeq: cache.stockSeq,
+    version: cache.version,
 
     async create(admin, fields, files) {
       if (!storage) throw new Error('products: create() needs a storage');

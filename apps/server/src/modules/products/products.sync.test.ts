@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Product } from '@pixel-vault/shared';
-import { products } from '../../db/schema/index.js';
+import { orders, products } from '../../db/schema/index.js';
 import type { App } from '../../lib/http.js';
-import { type TestContext, createTestContext } from '../../test/context.js';
-import { insertProduct } from '../../test/factories.js';
+import { type TestContext, createTestContext, silentLog } from '../../test/context.js';
+import { insertProduct, insertUser, placeOrder } from '../../test/factories.js';
+import { createOrderExpiry } from '../orders/orders.expiry.js';
 
 /**
  * Issue 13: instances on one database drop each other's cached catalogue at once (LISTEN/NOTIFY), on
@@ -102,5 +103,87 @@ describe('catalogue changes reach every instance', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await priceOn(other, product.id)).toBe(25);
     expect(await priceOn(ctx.app, product.id)).toBe(25);
+  });
+
+  it('an order shows its stock in every cached answer at once, here and on another instance, reading nothing again (issue 28)', async () => {
+    const product = await insertProduct(ctx.db, { name: 'Sale Cartridge', category: 'consoles', stock: 5 });
+    const { auth } = await insertUser(ctx.db);
+    const urls = [
+      `/api/products/${product.id}`,
+      '/api/products',
+      '/api/products?category=consoles&page=1&limit=100',
+      '/api/products?category=consoles&q=Sale&page=1&limit=12',
+    ];
+    const stockIn = (body: unknown): number | undefined => {
+      const list = Array.isArray(body) ? body : (body as { products?: Product[] }).products;
+      return (list ? list.find((p: Product) => p._id === product.id) : (body as Product))?.stockQuantity;
+    };
+    const read = async (app: App, url: string) => {
+      const res = await app.inject({ method: 'GET', url });
+      return { stock: stockIn(res.json()), etag: res.headers.etag };
+    };
+    const before = new Map<string, string | undefined>();
+    for (const url of urls) {
+      for (const app of [ctx.app, other, deaf]) expect((await read(app, url)).stock, url).toBe(5);
+      before.set(url, (await read(ctx.app, url)).etag);
+    }
+    await placeOrder(ctx.app, auth, [{ product: product.id, itemQuantity: 2 }]);
+    const select = vi.spyOn(ctx.db, 'select');
+    try {
+      for (const url of urls) {
+        const here = await read(ctx.app, url);
+        expect(here.stock, url).toBe(3);
+        expect(here.etag, url).not.toBe(before.get(url));
+        const there = await readUntil(
+          () => read(other, url),
+          (seen) => seen.stock === 3,
+        );
+        expect(there.stock, url).toBe(3);
+        // No message reaches it: it shows what it cached until its TTL ends.
+        expect((await read(deaf, url)).stock, url).toBe(5);
+      }
+      // The figures came with the order and its message: no catalogue read on either instance.
+      expect(select).not.toHaveBeenCalled();
+    } finally {
+      select.mockRestore();
+    }
+  });
+
+  it('puts the stock of an expired order back in the cached answers, reading nothing again (issue 28)', async () => {
+    const product = await insertProduct(ctx.db, { name: 'Held Cartridge', stock: 4 });
+    const { auth } = await insertUser(ctx.db);
+    const stockOn = async (app: App) =>
+      (await app.inject({ method: 'GET', url: `/api/products/${product.id}` })).json<Product>().stockQuantity;
+    const order = await placeOrder(ctx.app, auth, [{ product: product.id, itemQuantity: 3 }]);
+    expect(await stockOn(ctx.app)).toBe(1);
+    expect(
+      await readUntil(
+        () => stockOn(other),
+        (stock) => stock === 1,
+      ),
+    ).toBe(1);
+    await ctx.db
+      .update(orders)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(orders.id, order._id));
+    const select = vi.spyOn(ctx.db, 'select');
+    try {
+      const expiry = createOrderExpiry({
+        db: ctx.db,
+        log: silentLog as never,
+        onStockMoved: (moved) => ctx.app.services.products.stockMoved(moved),
+      });
+      expect(await expiry.sweepOnce()).toBe(1);
+      expect(await stockOn(ctx.app)).toBe(4);
+      expect(
+        await readUntil(
+          () => stockOn(other),
+          (stock) => stock === 4,
+        ),
+      ).toBe(4);
+      expect(select).not.toHaveBeenCalled();
+    } finally {
+      select.mockRestore();
+    }
   });
 });

@@ -2,17 +2,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  type AnswerKind,
-  type CachedAnswer,
-  cachedAnswer,
-  sendCachedAnswer,
-} from '../../lib/cached-answer.js';
+import { type AnswerKind, sendCachedAnswer } from '../../lib/cached-answer.js';
 import type { App } from '../../lib/http.js';
-import { keptValues } from '../../lib/kept.js';
 import { IMMUTABLE, type ReadableStorage, isSafeKey } from '../../lib/storage.js';
 import { siteBase } from '../../lib/urls.js';
-import { type SsrModule, type Template, createWebApp, pageHtml } from './web.ssr.js';
+import { type PageCatalogue, type Rendered, createPages } from './web.pages.js';
+import { createWebApp } from './web.ssr.js';
 
 /** Hashed file names (Vite's assets, uploads keyed by content hash) never change content. */
 export { IMMUTABLE };
@@ -23,9 +18,15 @@ export const NO_STORE = 'no-store';
 export const NOT_BUILT_MESSAGE = 'The web app is not built yet: run npm run build';
 
 export interface WebRoutesOptions {
-  /** Rendered pages are kept under the catalogue's version: a change is shown at once. */
-  catalogue: { version(): number };
-  /** How long a rendered page is fresh: the catalogue's own TTL (its answers are the page's data). */
+  /**
+   * Rendered pages are kept under the catalogue's version, and until a product they show sells out or
+   * comes back (issue 28): such a change is shown at once, a stock figure within the page's TTL.
+   */
+  catalogue: PageCatalogue;
+  /**
+   * How long a rendered page is fresh: the catalogue's own TTL (its answers are the page's data).
+   * Then it is rendered again, unless its data shows the same but for stock (web.pages.ts).
+   */
   pageTtlMs: number;
   webDistDir: string;
   uploadsDir: string;
@@ -36,18 +37,8 @@ export interface WebRoutesOptions {
   port: number;
 }
 
-/** Rendered pages kept at once, and their bytes (a category page is about 75 kB). */
-const PAGES_KEPT = 500;
-const PAGE_BYTES_KEPT = 32 * 1024 * 1024;
-
 /** Pages are revalidated on every visit (a 304 when the ETag still holds): a change shows at once. */
 const HTML_PAGE: AnswerKind = { contentType: 'text/html; charset=utf-8', cacheControl: NO_CACHE };
-
-/** What the server render made of a URL, as kept. */
-type Rendered =
-  | { kind: 'page'; status: number; answer: CachedAnswer }
-  | { kind: 'redirect'; status: 302; location: string }
-  | { kind: 'shell' };
 
 const isUnder = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`);
 
@@ -92,21 +83,7 @@ export async function webRoutes(
   });
 
   const currentWebApp = createWebApp(webDistDir, app.log);
-
-  /** The page's API calls, answered by this app in-process (same validation, same JSON, no socket). */
-  const inProcessFetch: typeof fetch = async (input, init) => {
-    const call = new Request(input, init);
-    const url = new URL(call.url);
-    const answer = await app.inject({
-      method: 'GET',
-      url: url.pathname + url.search,
-      headers: { accept: 'application/json' },
-    });
-    return new Response(answer.rawPayload, {
-      status: answer.statusCode,
-      headers: { 'content-type': String(answer.headers['content-type'] ?? 'application/json') },
-    });
-  };
+  const pages = createPages({ app, catalogue, ttlMs: pageTtlMs });
 
   function notBuilt(reply: FastifyReply) {
     return reply
@@ -118,26 +95,6 @@ export async function webRoutes(
 
   /** Client-side routes (/cart, /order/...) all boot the same page, drawn in the browser. */
   const shell = (reply: FastifyReply) => reply.code(200).sendFile('index.html', webDistDir);
-
-  /**
-   * Rendered pages, kept like the catalogue answers they are made of (lib/kept.ts), under the build,
-   * the catalogue's version, the site and the URL: every visitor gets the same page (the visitor's own
-   * state, cart and login, is drawn in the browser), so a busy page is rendered once per TTL instead
-   * of once per request (a category page took about 8 ms of CPU: 125 pages/s at 50 connections).
-   */
-  const rendered = keptValues<Rendered>({
-    ttlMs: pageTtlMs,
-    maxEntries: PAGES_KEPT,
-    sizeOf: (page) => (page.kind === 'page' ? page.answer.body.length : 0),
-    maxSize: PAGE_BYTES_KEPT,
-  });
-
-  async function render(ssr: SsrModule, template: Template, url: string, origin: string): Promise<Rendered> {
-    const result = await ssr.render({ url, origin, fetch: inProcessFetch });
-    if (!result) return { kind: 'shell' };
-    if (result.kind === 'redirect') return result;
-    return { kind: 'page', status: result.status, answer: cachedAnswer(pageHtml(template, result)) };
-  }
 
   /**
    * The catalogue (home, categories, products) rendered on the server with its data (issue 10): what a
@@ -152,7 +109,7 @@ export async function webRoutes(
     const key = `${web.version}\u0000${catalogue.version()}\u0000${origin}\u0000${request.url}`;
     let outcome: Rendered;
     try {
-      outcome = await rendered.get(key, () => render(ssr, template, request.url, origin));
+      outcome = await pages.get(key, ssr, template, request.url, origin);
     } catch (error) {
       // The browser can still draw the page: never an error page for a render that failed.
       request.log.error({ err: error }, 'server render failed; sending the page to be drawn in the browser');

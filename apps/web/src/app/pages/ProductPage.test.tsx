@@ -93,6 +93,41 @@ describe('the product page rendered on the server (issue 14)', () => {
   });
 });
 
+describe('the stock on a product page rendered on the server (issue 28)', () => {
+  it('hydrates with the figure the page was rendered with, then shows the current one', async () => {
+    const product = makeProduct({ productName: 'Kept Page', stockQuantity: 7 });
+    const url = `/shop/${product.productCategory}/product/${product._id}`;
+    let served = product;
+    stubFetch((_req, u) =>
+      u.pathname === `/api/products/${product._id}`
+        ? jsonResponse(served)
+        : u.pathname === `/api/products/${product._id}/reviews`
+          ? jsonResponse(makeReviewPage([]))
+          : jsonResponse({ message: 'Not found' }, 404),
+    );
+    const serverStore = makeStore();
+    await serverStore.dispatch(catalogApi.endpoints.getProduct.initiate(product._id));
+    const html = renderToString(app(serverStore, 'server', url));
+    expect(html.replace(/<!-- -->/g, '')).toContain('In stock: 7');
+
+    // The server kept its page while orders took stock: the API now answers 3.
+    served = { ...product, stockQuantity: 3 };
+    const container = document.createElement('div');
+    container.innerHTML = html;
+    document.body.append(container);
+    const recoverable = vi.fn();
+    const store = makeStore();
+    const { api } = serverStore.getState();
+    store.dispatch(serverAnswers({ queries: api.queries, mutations: api.mutations, provided: api.provided }));
+    await act(async () => {
+      hydrateRoot(container, app(store, 'browser', url), { onRecoverableError: recoverable });
+    });
+    expect(await screen.findByText('In stock: 3')).toBeInTheDocument();
+    expect(screen.getByLabelText('Quantity')).toHaveAttribute('max', '3');
+    expect(recoverable).not.toHaveBeenCalled();
+  });
+});
+
 describe("the product page's Add to Cart (the cart feature's, composed here)", () => {
   /** GET /api/products/:id answers `answer(n)` on its n-th call; its reviews are an empty page. */
   function serveProduct(id: string, answer: (call: number) => Response) {

@@ -242,7 +242,12 @@ export function ProductPage({ reviews, addToCart }: ProductPageSlots) {
   // Already known not to exist (the server's render said so): no second request for it.
   const known = catalogApi.endpoints.getProduct.useQueryState(id);
   const unknown = isUnknownProduct(known.error);
-  const { data, error, isFetching } = useGetProductQuery(id, { skip: unknown });
+  // Asked again whenever the page is opened: the server's page (and a product seen a while ago) may
+  // show an older stock figure (the server keeps its rendered page while only stock changes, issue 28).
+  const { data, error, isFetching } = useGetProductQuery(id, {
+    skip: unknown,
+    refetchOnMountOrArgChange: true,
+  });
   const loaded = data && data._id === id ? data : undefined;
   const notFound = unknown || (isUnknownProduct(error) && !isFetching);
   useDocumentTitle(

@@ -1,0 +1,125 @@
+import type { MaybeAnswer } from '../../lib/cached-answer.js';
+import { keptValues } from '../../lib/kept.js';
+import { type StockedAnswer, stockedAnswer } from './products.answers.js';
+import { type StockChange, createStockBook } from './products.stock.js';
+
+/**
+ * What a catalogue write changed. `products`: which products there are, their names or categories
+ * (any admin write). `details`: what products show besides their stock, their rating or reviews (a
+ * review): the lists of which products a category or search holds, in which order, stay right and
+ * are kept (issue 13). A stock change is neither: it is told with its figures (stockMoved), and what
+ * is cached stays (issue 28).
+ */
+export type CatalogueChange = 'products' | 'details';
+
+/** What one instance tells the others (products.sync.ts). */
+export type CatalogueMessage = { kind: CatalogueChange } | { kind: 'stock'; changes: StockChange[] };
+
+/** A product id as PostgreSQL writes a uuid: 8-4-4-4-12 hex digits. */
+export const UUID_CHARS = 36;
+/** At most 500,000 ids (18 MB) in the ordered-id lists of all categories and searches together. */
+const ID_CHARS_MAX = UUID_CHARS * 500_000;
+/** Distinct categories and searches whose id lists are kept (an empty result counts too). */
+const ID_LISTS_MAX = 2_000;
+/** The catalogue's answers together: the whole list of a large catalogue is megabytes. */
+const ANSWER_BYTES_MAX = 64 * 1024 * 1024;
+/** A stock change is kept at least this long (see StockBook), and longer than two cache lifetimes. */
+const STOCK_KEEP_MS = 60_000;
+
+export interface CatalogueCache {
+  /** The answer under `key`, loaded (and then kept) by `load` when it is not kept or too old. */
+  answer(key: string, load: () => Promise<unknown>): MaybeAnswer;
+  /** The same, with the products it holds and their stock (pages rendered from it, issue 28). */
+  stocked(key: string, load: () => Promise<unknown>): StockedAnswer | Promise<StockedAnswer>;
+  /** A category's or search's ordered ids (see products.service.ts), kept like the answers. */
+  ids(key: string, load: () => Promise<string>): string | Promise<string>;
+  /** The stock of `id` if it changed after `since` (a stockSeq). */
+  stockSince(id: string, since: number): number | undefined;
+  /** Moves with every stock change this instance takes. */
+  stockSeq(): number;
+  /**
+   * Counts the changes of what the catalogue shows besides stock that this instance has seen: what is
+   * kept under a key holding it (a page rendered from the catalogue) is not found after one.
+   */
+  version(): number;
+  /** A write here: dropped here, and told to the other instances. */
+  invalidate(change?: CatalogueChange): void;
+  /** Another instance's write, or the message channel lost a while (everything is dropped). */
+  invalidateLocal(change?: CatalogueChange): void;
+  /** Committed stock writes here: taken here, and told to the other instances. */
+  stockMoved(changes: readonly StockChange[]): void;
+  /** Another instance's stock writes. */
+  stockMovedLocal(changes: readonly StockChange[]): void;
+}
+
+export interface CatalogueCacheOptions {
+  ttlMs: number;
+  /** Bounds memory: every distinct search text is a key. */
+  maxEntries: number;
+  now?: () => number;
+  /** Tells the other instances (products.sync.ts). */
+  tell?: (message: CatalogueMessage) => void;
+}
+
+export function createCatalogueCache({ ttlMs, maxEntries, now = Date.now, tell }: CatalogueCacheOptions) {
+  // Serialized answers and the ordered ids of each category and search: kept, dropped at once on a
+  // write, refreshed while served past their TTL (lib/kept.ts).
+  const answers = keptValues<StockedAnswer>({
+    ttlMs,
+    now,
+    maxEntries,
+    sizeOf: (answer) => answer.current().body.length,
+    maxSize: ANSWER_BYTES_MAX,
+  });
+  const idLists = keptValues<string>({
+    ttlMs,
+    now,
+    maxEntries: ID_LISTS_MAX,
+    sizeOf: (ids) => ids.length,
+    maxSize: ID_CHARS_MAX,
+  });
+  let changes = 0;
+  function invalidateLocal(change: CatalogueChange = 'products') {
+    changes += 1;
+    answers.clear();
+    if (change === 'products') idLists.clear();
+  }
+  const book = createStockBook({
+    keepMs: Math.max(STOCK_KEEP_MS, 4 * ttlMs),
+    now,
+    // Changes forgotten too soon: answers read before them could show older figures again.
+    onOverflow: () => invalidateLocal('details'),
+  });
+
+  function stocked(key: string, load: () => Promise<unknown>) {
+    return answers.get(key, async (previous) => {
+      const builtAt = book.seq();
+      return stockedAnswer(await load(), book, builtAt, previous);
+    });
+  }
+
+  const cache: CatalogueCache = {
+    answer(key, load) {
+      const found = stocked(key, load);
+      return found instanceof Promise ? found.then((answer) => answer.current()) : found.current();
+    },
+    stocked,
+    ids: (key, load) => idLists.get(key, load),
+    stockSince: (id, since) => book.since(id, since),
+    stockSeq: () => book.seq(),
+    version: () => changes,
+    invalidate(change = 'products') {
+      invalidateLocal(change);
+      tell?.({ kind: change });
+    },
+    invalidateLocal,
+    stockMoved(moved) {
+      const taken = book.apply(moved);
+      if (taken.length > 0) tell?.({ kind: 'stock', changes: taken });
+    },
+    stockMovedLocal(moved) {
+      book.apply(moved);
+    },
+  };
+  return cache;
+}

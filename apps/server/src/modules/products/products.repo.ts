@@ -1,0 +1,139 @@
+import { type SQL, asc, eq, sql } from 'drizzle-orm';
+import {
+  type Category,
+  PRODUCT_PAGE_REVIEWS,
+  type Product,
+  reviewerName,
+  toDollars,
+} from '@pixel-vault/shared';
+import type { Executor } from '../../db/client.js';
+import { type ProductRow, productImages, productReviews, products, users } from '../../db/schema/index.js';
+import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
+
+// The catalogue's queries and the one mapping of a product row to the spec's Product (split from
+// products.service.ts, issue 28).
+
+/** What the audit log keeps of a product. */
+export async function auditView(tx: Executor, row: ProductRow) {
+  const images = await tx
+    .select({ url: productImages.url })
+    .from(productImages)
+    .where(eq(productImages.productId, row.id))
+    .orderBy(asc(productImages.position));
+  return {
+    productName: row.name,
+    productCategory: row.category,
+    productDescription: row.description,
+    productPrice: toDollars(row.priceCents),
+    stockQuantity: row.stock,
+    productRating: row.ratingTenths / 10,
+    reviewCount: row.reviewCount,
+    productImage: images.map((i) => i.url),
+  };
+}
+
+/** `%`, `_` and `\` are LIKE syntax; a shopper searching for "100%" means the character. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+interface ReviewJson {
+  id: string;
+  /** The author's full name; null when they deleted their account. */
+  name: string | null;
+  rating: number;
+  title: string;
+  comment: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// Drizzle leaves columns unqualified in a single-table select, which inside a correlated
+// subquery would bind to the inner table; so the subqueries name every column explicitly.
+const outerId = sql`${products}.${sql.identifier(products.id.name)}`;
+
+const isoUtc = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * One row per product with its images aggregated in a correlated subquery, so a page of products
+ * costs one query however many products it holds (no N+1). Lists carry no reviews (issue 14: the
+ * whole-catalogue answer stays small); the product's own page adds its newest visible ones.
+ */
+export const productColumns = {
+  id: products.id,
+  name: products.name,
+  description: products.description,
+  category: products.category,
+  priceCents: products.priceCents,
+  stock: products.stock,
+  ratingTenths: products.ratingTenths,
+  reviewCount: products.reviewCount,
+  createdAt: products.createdAt,
+  updatedAt: products.updatedAt,
+  images: sql<string[]>`coalesce((
+      select json_agg(i.url order by i.position)
+      from ${productImages} i where i.product_id = ${outerId}
+    ), '[]'::json)`,
+};
+
+/** The product page's columns: the newest PRODUCT_PAGE_REVIEWS visible reviews ride along (issue 14). */
+export const productPageColumns = {
+  ...productColumns,
+  reviews: sql<ReviewJson[]>`coalesce((
+      select json_agg(json_build_object(
+        'id', r.id, 'name', u.name, 'rating', r.rating,
+        'title', r.title, 'comment', r.comment,
+        'createdAt', ${isoUtc(sql`r.created_at`)}, 'updatedAt', ${isoUtc(sql`r.updated_at`)}
+      ) order by r.created_at desc, r.id desc)
+      from (
+        select * from ${productReviews} r0
+        where r0.product_id = ${outerId} and not r0.hidden
+        order by r0.created_at desc, r0.id desc
+        limit ${sql.raw(String(PRODUCT_PAGE_REVIEWS))}
+      ) r left join ${users} u on u.id = r.user_id
+    ), '[]'::json)`,
+};
+
+export type ProductQueryRow = {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  priceCents: number;
+  stock: number;
+  ratingTenths: number;
+  reviewCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  images: string[];
+  /** Only on the product page's query; lists answer `reviews: []`. */
+  reviews?: ReviewJson[];
+};
+
+/** The one place a product row becomes the spec's Product (prices in dollars, `_id`, rating 0..5). */
+export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = relativeUrls): Product {
+  return {
+    _id: row.id,
+    productName: row.name,
+    productDescription: row.description,
+    productPrice: toDollars(row.priceCents),
+    productCategory: row.category as Category,
+    productImage: row.images.map(publicUrl),
+    stockQuantity: row.stock,
+    productRating: row.ratingTenths / 10,
+    reviewCount: row.reviewCount,
+    reviews: (row.reviews ?? []).map((r) => ({
+      _id: r.id,
+      productId: row.id,
+      name: reviewerName(r.name),
+      rating: r.rating,
+      title: r.title,
+      comment: r.comment,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      verifiedBuyer: true,
+    })),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
