@@ -1,6 +1,8 @@
 // Helpers the benchmarks share.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 
@@ -185,4 +187,25 @@ export function processesNamed(name: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** A built checkout of the shop to measure: its server is `main` (apps/server/dist/main.js under it). */
+export interface Build {
+  label: string;
+  main: string;
+}
+
+/**
+ * This checkout's build, or those of BENCH_BUILDS="before=/path/to/other/checkout,after=.": a change
+ * measured against the commit before it, side by side in one run (each a built checkout).
+ */
+export function builds(): Build[] {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const spec = process.env.BENCH_BUILDS;
+  if (!spec) return [{ label: 'this build', main: join(root, 'apps/server/dist/main.js') }];
+  return spec.split(',').map((entry) => {
+    const [label, dir] = entry.split('=');
+    if (!label || !dir) throw new Error(`BENCH_BUILDS: "${entry}" is not label=path`);
+    return { label, main: join(resolve(root, dir), 'apps/server/dist/main.js') };
+  });
 }

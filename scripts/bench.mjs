@@ -10,6 +10,8 @@ const failed = [
   'bench/run.ts',
   'bench/lighthouse.ts',
   'bench/checkout.ts',
+  'bench/mixed.ts',
+  'bench/soak.ts',
   'bench/login-flood.ts',
   'bench/large-catalogue.ts',
   'bench/cluster.ts',

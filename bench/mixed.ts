@@ -1,0 +1,406 @@
+// A sale (issue 28): shoppers browse while customers check out. The built shop, started as `npm start`
+// starts it (default settings, the demo catalogue), on PGlite and on PostgreSQL. Three runs per shop:
+// 40 browsing connections alone, 10 customers checking out alone, then both at once for 60 s.
+// Browsing is what a shopper's browser asks for: a category's page of products (the web app's call),
+// a search in a category, the whole list (the spec's call), a product's answer, and pages rendered on
+// the server (a category, a product). The customers buy the very products being browsed, so every
+// order changes the stock of something on screen. Targets: browsing keeps at least 50% of its rate
+// alone and a p99 of at most 100 ms; checkout keeps at least 50% of its paid orders/s alone.
+//
+// BENCH_BUILDS="before=/path/to/other/checkout,after=." measures several builds side by side in
+// one run (each a built checkout of the shop: apps/server/dist/main.js under it), alternating per engine.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { openDatabase } from '../apps/server/src/db/client.js';
+import { products, users } from '../apps/server/src/db/schema/index.js';
+import { hashPassword } from '../apps/server/src/lib/passwords.js';
+import {
+  type Build,
+  apiClient,
+  builds,
+  cpuSince,
+  cpuTimes,
+  freshPostgresDatabase,
+  percentile,
+  processesNamed,
+  stopChild,
+  waitFor,
+} from './lib.js';
+import { writeSection } from './results.js';
+
+const BROWSERS = 40;
+const CUSTOMERS = 10;
+const ALONE_SECONDS = Number(process.env.BENCH_MIXED_ALONE_SECONDS ?? 20);
+const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
+const WARM_SECONDS = 3;
+const port = 3321;
+const base = `http://127.0.0.1:${port}`;
+const call = apiClient(base);
+const ADMIN = { email: 'mixed-admin@pixelvault.local', password: 'mixed-admin-password' };
+const PASSWORD = 'mixed-customer-password';
+const pgUrl =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://pixelvault:pixelvault@127.0.0.1:5432/pixelvault_bench_mixed';
+const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: '*/*' };
+/** Every product's stock during the run: enough that nothing sells out. */
+const SALE_STOCK = 1_000_000;
+
+/** What the targets are measured against. */
+const TARGETS = { browsingShare: 0.5, checkoutShare: 0.5, browsingP99Ms: 100 };
+
+interface Catalogue {
+  categories: string[];
+  items: { id: string; category: string; word: string }[];
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+function startShop(build: Build, env: Record<string, string>) {
+  const shop = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), build.main],
+    {
+      env: {
+        ...process.env,
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+      },
+      // Default logging writes a line per request: to a pipe that is drained, as a process manager would.
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  shop.stdout?.resume();
+  return shop;
+}
+
+/**
+ * The demo catalogue as the shop seeds it on its first start, then (shop stopped) customers and a
+ * stock that lasts the run written straight into the database, as checkout.ts prepares its own.
+ */
+async function prepare(build: Build, env: Record<string, string>): Promise<void> {
+  const shop = startShop(build, env);
+  try {
+    await waitFor(`${base}/api/health`);
+  } finally {
+    await stopChild(shop);
+  }
+  const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR! });
+  try {
+    await handle.db.update(products).set({ stock: SALE_STOCK });
+    const passwordHash = await hashPassword(PASSWORD);
+    await handle.db.insert(users).values(
+      Array.from({ length: CUSTOMERS }, (_, i) => ({
+        name: `Sale Customer ${i}`,
+        email: `sale-${i}@pixelvault.local`,
+        passwordHash,
+      })),
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+interface Stats {
+  count: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  firstFailure?: string;
+}
+
+function stats(latencies: number[], seconds: number, failures: number, firstFailure?: string): Stats {
+  latencies.sort((a, b) => a - b);
+  return {
+    count: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures,
+    ...(firstFailure ? { firstFailure } : {}),
+  };
+}
+
+const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+/** One URL as a shopper's browser asks for it, chosen at random from what shoppers do. */
+function browseUrl({ categories, items }: Catalogue): string {
+  const item = pick(items);
+  switch (Math.floor(Math.random() * 6)) {
+    case 0:
+      return `/api/products?category=${item.category}&page=1&limit=12`;
+    case 1:
+      return `/api/products?category=${item.category}&q=${encodeURIComponent(item.word)}&page=1&limit=12`;
+    case 2:
+      return '/api/products';
+    case 3:
+      return `/api/products/${item.id}`;
+    case 4:
+      return `/shop/${pick(categories)}`;
+    default:
+      return `/shop/${item.category}/product/${item.id}`;
+  }
+}
+
+async function browse(catalogue: Catalogue, seconds: number): Promise<Stats> {
+  const agent = new Agent({ connections: BROWSERS, pipelining: 1 });
+  const latencies: number[] = [];
+  let failures = 0;
+  let firstFailure: string | undefined;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  try {
+    await Promise.all(
+      Array.from({ length: BROWSERS }, async () => {
+        while (performance.now() < until) {
+          const url = browseUrl(catalogue);
+          const t0 = performance.now();
+          try {
+            const res = await request(base + url, { headers: BROWSER_HEADERS, dispatcher: agent });
+            await res.body.arrayBuffer();
+            if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+            latencies.push(performance.now() - t0);
+          } catch (error) {
+            failures += 1;
+            firstFailure ??= (error as Error).message;
+          }
+        }
+      }),
+    );
+  } finally {
+    await agent.close();
+  }
+  return stats(latencies, (performance.now() - started) / 1000, failures, firstFailure);
+}
+
+interface Customer {
+  token: string;
+  code: string;
+}
+
+async function checkOut(catalogue: Catalogue, customers: Customer[], seconds: number): Promise<Stats> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let firstFailure: string | undefined;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    customers.map(async ({ token, code }) => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        try {
+          const order = await call<{ _id: string; totalPrice: number }>('POST', '/api/orders', token, {
+            orderItems: [{ product: pick(catalogue.items).id, itemQuantity: 1 }],
+            shippingAddress: {
+              address: '1 Sale Street',
+              city: 'Sacramento',
+              postalCode: '95814',
+              country: 'USA',
+            },
+            paymentMethod: 'gift',
+          });
+          const used = await call<{ amountDue: number }>('POST', '/api/giftcards/use', token, {
+            code,
+            amount: order.totalPrice,
+            orderId: order._id,
+          });
+          if (used.amountDue !== 0) throw new Error(`order ${order._id} still has ${used.amountDue} due`);
+          latencies.push(performance.now() - t0);
+        } catch (error) {
+          failures += 1;
+          firstFailure ??= (error as Error).message;
+        }
+      }
+    }),
+  );
+  return stats(latencies, (performance.now() - started) / 1000, failures, firstFailure);
+}
+
+interface Measured {
+  engine: string;
+  build: string;
+  browseAlone: Stats;
+  checkoutAlone: Stats;
+  mixedBrowse: Stats;
+  mixedCheckout: Stats;
+  rss: { start: number; afterAlone: number; afterMixed: number };
+  /** CPU over each run, in cores (1.0 = one core busy the whole time). */
+  cores: { browse: Cores; checkout: Cores; mixed: Cores };
+}
+
+/** The shop's process, PostgreSQL's processes (none for PGlite) and this client. */
+interface Cores {
+  shop: number;
+  database: number;
+  client: number;
+}
+
+/** Runs `phase` and answers its result with the cores each side kept busy meanwhile. */
+async function withCores<T>(pid: number, engine: string, phase: () => Promise<T>): Promise<[T, Cores]> {
+  const databasePids = () => (engine === 'PostgreSQL' ? processesNamed('postgres') : []);
+  const shop = cpuTimes([pid]);
+  const database = cpuTimes(databasePids());
+  const client = process.cpuUsage();
+  const started = performance.now();
+  const result = await phase();
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(client);
+  return [
+    result,
+    {
+      shop: cpuSince(shop, [pid]) / seconds,
+      database: cpuSince(database, databasePids()) / seconds,
+      client: (used.user + used.system) / 1e6 / seconds,
+    },
+  ];
+}
+
+const coresText = (c: Cores) =>
+  `${c.shop.toFixed(2)}${c.database > 0 ? ` + ${c.database.toFixed(2)}` : ''} + ${c.client.toFixed(2)}`;
+
+async function measure(engine: string, build: Build, env: Record<string, string>): Promise<Measured> {
+  await prepare(build, env);
+  const shop = startShop(build, env);
+  try {
+    await waitFor(`${base}/api/health`);
+    const all = (await (await fetch(`${base}/api/products`)).json()) as {
+      _id: string;
+      productCategory: string;
+      productName: string;
+    }[];
+    const catalogue: Catalogue = {
+      categories: [...new Set(all.map((p) => p.productCategory))],
+      items: all.map((p) => ({
+        id: p._id,
+        category: p.productCategory,
+        // A word of the name, as a shopper searches for it.
+        word: pick(p.productName.split(/\W+/).filter((w) => w.length >= 3)) ?? p.productName,
+      })),
+    };
+    const admin = await call<{ token: string }>('POST', '/api/users/login', null, ADMIN);
+    const customers = await Promise.all(
+      Array.from({ length: CUSTOMERS }, async (_, i) => {
+        const { token } = await call<{ token: string }>('POST', '/api/users/login', null, {
+          email: `sale-${i}@pixelvault.local`,
+          password: PASSWORD,
+        });
+        const code = `SALE-${i}-${Date.now()}`;
+        await call('POST', '/api/giftcards/admin/create', admin.token, { code, balance: 100_000 });
+        return { token, code };
+      }),
+    );
+    const pid = shop.pid!;
+    const start = rssMb(pid);
+    await browse(catalogue, WARM_SECONDS);
+    const [browseAlone, browseCores] = await withCores(pid, engine, () => browse(catalogue, ALONE_SECONDS));
+    await checkOut(catalogue, customers, WARM_SECONDS);
+    const [checkoutAlone, checkoutCores] = await withCores(pid, engine, () =>
+      checkOut(catalogue, customers, ALONE_SECONDS),
+    );
+    const afterAlone = rssMb(pid);
+    const [[mixedBrowse, mixedCheckout], mixedCores] = await withCores(pid, engine, () =>
+      Promise.all([browse(catalogue, MIXED_SECONDS), checkOut(catalogue, customers, MIXED_SECONDS)]),
+    );
+    const afterMixed = rssMb(pid);
+    return {
+      engine,
+      build: build.label,
+      browseAlone,
+      checkoutAlone,
+      mixedBrowse,
+      mixedCheckout,
+      rss: { start, afterAlone, afterMixed },
+      cores: { browse: browseCores, checkout: checkoutCores, mixed: mixedCores },
+    };
+  } finally {
+    await stopChild(shop);
+  }
+}
+
+const share = (part: Stats, whole: Stats) => (whole.perSecond > 0 ? part.perSecond / whole.perSecond : 0);
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const ms = (x: number) => x.toFixed(0);
+
+function meets(m: Measured): boolean {
+  return (
+    share(m.mixedBrowse, m.browseAlone) >= TARGETS.browsingShare &&
+    share(m.mixedCheckout, m.checkoutAlone) >= TARGETS.checkoutShare &&
+    m.mixedBrowse.p99 <= TARGETS.browsingP99Ms
+  );
+}
+
+async function main() {
+  const list = builds();
+  const results: Measured[] = [];
+  const engines: {
+    name: string;
+    env: (dir: string) => Record<string, string>;
+    fresh: () => Promise<boolean>;
+  }[] = [
+    { name: 'PGlite', env: (dir) => ({ DATA_DIR: dir }), fresh: async () => true },
+    {
+      name: 'PostgreSQL',
+      env: (dir) => ({ DATA_DIR: dir, DATABASE_URL: pgUrl }),
+      fresh: () => freshPostgresDatabase(pgUrl),
+    },
+  ];
+  const only = process.env.BENCH_MIXED_ENGINES?.split(',');
+  for (const engine of engines.filter((e) => !only || only.includes(e.name))) {
+    for (const build of list) {
+      if (!(await engine.fresh())) {
+        console.error(`PostgreSQL is not reachable at ${pgUrl}: the sale was measured on PGlite only.`);
+        break;
+      }
+      const dir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-mixed-'));
+      try {
+        results.push(await measure(engine.name, build, engine.env(dir)));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+
+  const row = (m: Measured) =>
+    `| ${m.engine} | ${m.build} | ${Math.round(m.browseAlone.perSecond)} (p99 ${ms(m.browseAlone.p99)}) | ${m.checkoutAlone.perSecond.toFixed(1)} (p50 ${ms(m.checkoutAlone.p50)}) | ${Math.round(m.mixedBrowse.perSecond)} = ${pct(share(m.mixedBrowse, m.browseAlone))} | ${ms(m.mixedBrowse.p50)} / ${ms(m.mixedBrowse.p99)} | ${m.mixedCheckout.perSecond.toFixed(1)} = ${pct(share(m.mixedCheckout, m.checkoutAlone))} | ${ms(m.mixedCheckout.p50)} / ${ms(m.mixedCheckout.p99)} | ${m.browseAlone.failures + m.checkoutAlone.failures + m.mixedBrowse.failures + m.mixedCheckout.failures} | ${m.rss.start} → ${m.rss.afterAlone} → ${m.rss.afterMixed} | ${coresText(m.cores.browse)} / ${coresText(m.cores.checkout)} / ${coresText(m.cores.mixed)} | ${meets(m) ? 'met' : 'missed'} |`;
+  const failures = results.flatMap((m) =>
+    [m.browseAlone, m.checkoutAlone, m.mixedBrowse, m.mixedCheckout]
+      .filter((s) => s.firstFailure)
+      .map((s) => `- ${m.engine}, ${m.build}: ${s.failures} failed, first: ${s.firstFailure}`),
+  );
+  const report = [
+    `Run ${new Date().toISOString()} on ${cpus().length} cores, Node ${process.version}. The built shop as \`npm start\` starts it (default settings, logging on, the demo catalogue of ${results.length ? 'the seed' : '-'}), every product's stock raised so nothing sells out. Browsing: ${BROWSERS} connections (undici, closed loop, \`Accept-Encoding: gzip, deflate, br\`), each request one of six at random: a category's page of 12 (the web app's call), a search in a category, the whole list, a product's answer, a category page and a product page rendered on the server. Checkout: ${CUSTOMERS} customers, each placing a 1-item order of a random product and paying it with a gift card (2 requests). Alone: ${ALONE_SECONDS} s each after ${WARM_SECONDS} s of warm-up; together: ${MIXED_SECONDS} s. Targets: browsing keeps ≥ ${pct(TARGETS.browsingShare)} of its rate alone with p99 ≤ ${TARGETS.browsingP99Ms} ms; checkout keeps ≥ ${pct(TARGETS.checkoutShare)} of its paid orders/s alone.`,
+    '',
+    '| engine | build | browsing alone req/s | checkout alone orders/s | browsing during checkout req/s | its p50 / p99 ms | checkout during browsing orders/s | its p50 / p99 ms | failures | shop RSS MB: start → after alone → after together | cores busy, shop + database + client: browsing / checkout / together | targets |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...results.map(row),
+    ...(failures.length ? ['', 'Failures:', ...failures] : []),
+  ].join('\n');
+  console.log('\n' + report + '\n');
+  writeSection('mixed', 'A sale: browsing while customers check out (issue 28)', report);
+  const current = results.filter((m) => m.build === list.at(-1)!.label);
+  if (
+    results.some(
+      (m) =>
+        m.browseAlone.failures +
+          m.mixedBrowse.failures +
+          m.checkoutAlone.failures +
+          m.mixedCheckout.failures >
+        0,
+    ) ||
+    current.some((m) => !meets(m))
+  ) {
+    console.error('A target was missed or a request failed (see above).');
+    process.exitCode = 1;
+  }
+}
+
+await main();
