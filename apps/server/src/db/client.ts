@@ -167,9 +167,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  * So the database works in slices: once it has had the thread for PGLITE_SLICE_MS, its next statement
  * waits one turn of the event loop, and whoever is waiting is answered first. Not before every
  * statement: PGlite runs one transaction at a time, so a turn per statement made every checkout wait
- * for twenty turns (browsing 70%, checkout 27% of their rates alone).
+ * for twenty turns (browsing 70%, checkout 27% of their rates alone). The slice shares the thread
+ * between the two (bench/mixed.ts, ten checkouts beside 40 browsing connections, share of each alone):
+ * 2 ms gave browsing 38% and checkout 62%, 1.5 ms 44% / 56%, 1.25 ms 46-49% / 48-55%, 1 ms 49-54% /
+ * 44-50%. A millisecond: what a request waits at most for the database before it is answered.
  */
-export const PGLITE_SLICE_MS = 2;
+export const PGLITE_SLICE_MS = 1;
 
 function takeTurns(client: PGlite) {
   const exclusive = client as unknown as { _runExclusiveQuery<T>(work: () => Promise<T>): Promise<T> };
