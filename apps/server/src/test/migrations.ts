@@ -1,7 +1,7 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type DatabaseHandle, MIGRATIONS_DIR, openDatabase } from '../db/client.js';
 import { scratchDatabase } from './global-setup.js';
 
@@ -32,6 +32,34 @@ export async function emptyDatabase(): Promise<{ handle: DatabaseHandle; drop: (
   const { url, drop } = await scratchDatabase(adminUrl, 'pv_mig');
   const handle = await openDatabase({ databaseUrl: url, dataDir: tmpdir(), poolMax: 2 });
   return { handle, drop };
+}
+
+/** What a migration's test works on: an empty database, and the migrations before and through it. */
+export interface MigrationScene {
+  handle: DatabaseHandle;
+  /** The migrations before the one under test, and through it (folders for `migrate(db, dir)`). */
+  before: string;
+  through: string;
+}
+
+/**
+ * Sets up (beforeAll) and tears down (afterAll) a MigrationScene for the migration tagged `tag`; its
+ * fields are filled once the suite's beforeAll has run.
+ */
+export function migrationScene(tag: string): MigrationScene {
+  const scene = {} as MigrationScene;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ handle: scene.handle, drop } = await emptyDatabase());
+    scene.before = migrationsUpTo(tag);
+    scene.through = migrationsUpTo(tag, true);
+  }, 60_000);
+  afterAll(async () => {
+    await scene.handle?.close();
+    await drop?.();
+    for (const dir of [scene.before, scene.through]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return scene;
 }
 
 /**

@@ -1,8 +1,7 @@
-import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, migrate, queryRows } from '../../db/client.js';
-import { emptyDatabase, migrationsUpTo, refusedBy } from '../../test/migrations.js';
+import { describe, expect, it } from 'vitest';
+import { migrate, queryRows } from '../../db/client.js';
+import { migrationScene, refusedBy } from '../../test/migrations.js';
 
 /**
  * Migration 0011 (issue 28) on a shop whose ledger holds a row of every kind: every row is kept as it
@@ -10,25 +9,11 @@ import { emptyDatabase, migrationsUpTo, refusedBy } from '../../test/migrations.
  * debit, release or refund credit cannot move money twice), on PGlite and PostgreSQL.
  */
 describe('migration 0011: the gift-card ledger unique per kind', () => {
-  let handle: DatabaseHandle;
-  let drop: () => Promise<void>;
-  let before: string;
-  let through: string;
-
-  beforeAll(async () => {
-    ({ handle, drop } = await emptyDatabase());
-    before = migrationsUpTo('0011');
-    through = migrationsUpTo('0011', true);
-  }, 60_000);
-  afterAll(async () => {
-    await handle?.close();
-    await drop?.();
-    for (const dir of [before, through]) if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const scene = migrationScene('0011');
 
   it('keeps every ledger row, takes any number of top-ups and still refuses a second debit, release or credit', async () => {
-    const { db } = handle;
-    expect(await migrate(db, before)).toBe(11);
+    const { db } = scene.handle;
+    expect(await migrate(db, scene.before)).toBe(11);
     const one = async <T>(query: ReturnType<typeof sql>) => (await queryRows<T>(db, query))[0]!;
     const order = () =>
       one<{ id: string }>(sql`insert into orders (customer_name, customer_email, ship_address, ship_city,
@@ -61,7 +46,7 @@ describe('migration 0011: the gift-card ledger unique per kind', () => {
     const rowsBefore = await queryRows(db, ledger);
     expect(rowsBefore).toHaveLength(6);
 
-    expect(await migrate(db, through)).toBe(1);
+    expect(await migrate(db, scene.through)).toBe(1);
     expect(await queryRows(db, ledger)).toEqual(rowsBefore);
 
     // Top-ups: any number, each a row of its own.

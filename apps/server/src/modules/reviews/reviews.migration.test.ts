@@ -1,33 +1,18 @@
-import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, migrate, queryRows } from '../../db/client.js';
-import { emptyDatabase, migrationsUpTo } from '../../test/migrations.js';
+import { describe, expect, it } from 'vitest';
+import { migrate, queryRows } from '../../db/client.js';
+import { migrationScene } from '../../test/migrations.js';
 
 /**
  * Migration 0009 (issue 14) on a shop that already has data: the anonymous reviews seeded before
  * cannot be verified, so they go, and every product's numbers are recomputed (to 0 / 0).
  */
 describe('migration 0009: reviews from verified buyers', () => {
-  let handle: DatabaseHandle;
-  let drop: () => Promise<void>;
-  let before: string;
-  let through: string;
-
-  beforeAll(async () => {
-    ({ handle, drop } = await emptyDatabase());
-    before = migrationsUpTo('0009');
-    through = migrationsUpTo('0009', true);
-  }, 60_000);
-  afterAll(async () => {
-    await handle?.close();
-    await drop?.();
-    for (const dir of [before, through]) if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const scene = migrationScene('0009');
 
   it('deletes the anonymous reviews, zeroes the typed-in numbers and enforces the new rules', async () => {
-    const { db } = handle;
-    expect(await migrate(db, before)).toBe(9);
+    const { db } = scene.handle;
+    expect(await migrate(db, scene.before)).toBe(9);
     const [product] = await queryRows<{ id: string }>(
       db,
       sql`insert into products (name, description, category, price_cents, stock, rating_tenths, review_count)
@@ -40,7 +25,7 @@ describe('migration 0009: reviews from verified buyers', () => {
       sql`insert into users (name, email, password_hash) values ('Una User', 'una@example.com', 'x') returning id`,
     );
 
-    expect(await migrate(db, through)).toBe(1);
+    expect(await migrate(db, scene.through)).toBe(1);
     expect(await queryRows(db, sql`select * from product_reviews`)).toEqual([]);
     const [after] = await queryRows<{ rating_tenths: number; review_count: number }>(
       db,
@@ -74,25 +59,11 @@ describe('migration 0009: reviews from verified buyers', () => {
  * is hidden and its product's numbers are recomputed; the admin's hiding is kept apart.
  */
 describe("migration 0012: a review counts while its author's order does", () => {
-  let handle: DatabaseHandle;
-  let drop: () => Promise<void>;
-  let before: string;
-  let through: string;
-
-  beforeAll(async () => {
-    ({ handle, drop } = await emptyDatabase());
-    before = migrationsUpTo('0012');
-    through = migrationsUpTo('0012', true);
-  }, 60_000);
-  afterAll(async () => {
-    await handle?.close();
-    await drop?.();
-    for (const dir of [before, through]) if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const scene = migrationScene('0012');
 
   it('keeps every review, hides those without a paid order behind them, keeps the admin hiding, recounts', async () => {
-    const { db } = handle;
-    expect(await migrate(db, before)).toBe(12);
+    const { db } = scene.handle;
+    expect(await migrate(db, scene.before)).toBe(12);
     const one = async <T>(query: ReturnType<typeof sql>) => (await queryRows<T>(db, query))[0]!;
     const product = (name: string, ratingTenths: number, count: number) =>
       one<{
@@ -139,7 +110,7 @@ describe("migration 0012: a review counts while its author's order does", () => 
       sql`select id, product_id, user_id, rating, title, comment, created_at, updated_at from product_reviews order by id`,
     );
 
-    expect(await migrate(db, through)).toBe(1);
+    expect(await migrate(db, scene.through)).toBe(1);
     const rowsAfter = await queryRows<Record<string, unknown>>(
       db,
       sql`select id, product_id, user_id, rating, title, comment, created_at, updated_at from product_reviews order by id`,
