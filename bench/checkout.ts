@@ -13,6 +13,7 @@ import { products, users } from '../apps/server/src/db/schema/index.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import {
   apiClient,
+  buyWithGiftCard,
   cpuSince,
   cpuTimes,
   freshPostgresDatabase,
@@ -138,24 +139,9 @@ async function runEngine(
         while (Date.now() < until) {
           const t0 = performance.now();
           try {
-            const order = await call<{ _id: string; totalPrice: number }>('POST', '/api/orders', token, {
-              orderItems: [{ product: productId, itemQuantity: 1 }],
-              shippingAddress: {
-                address: '1 Bench Street',
-                city: 'Sacramento',
-                postalCode: '95814',
-                country: 'USA',
-              },
-              paymentMethod: 'gift',
-            });
-            const used = await call<{ amountDue: number }>('POST', '/api/giftcards/use', token, {
-              code,
-              amount: order.totalPrice,
-              orderId: order._id,
-            });
-            if (used.amountDue !== 0) throw new Error(`order ${order._id} still has ${used.amountDue} due`);
+            const id = await buyWithGiftCard(call, token, code, productId);
             latencies.push(performance.now() - t0);
-            lastOrder = { token, id: order._id };
+            lastOrder = { token, id };
           } catch (error) {
             failures++;
             firstFailure ??= (error as Error).message;

@@ -209,3 +209,27 @@ export function builds(): Build[] {
     return { label, main: join(resolve(root, dir), 'apps/server/dist/main.js') };
   });
 }
+
+/**
+ * One checkout as the shop's checkout page makes it: a 1-item order, then the gift card `code` for the
+ * whole total, which pays it (2 requests). Answers the order's id; throws when anything is left due.
+ */
+export async function buyWithGiftCard(
+  call: ReturnType<typeof apiClient>,
+  token: string,
+  code: string,
+  productId: string,
+): Promise<string> {
+  const order = await call<{ _id: string; totalPrice: number }>('POST', '/api/orders', token, {
+    orderItems: [{ product: productId, itemQuantity: 1 }],
+    shippingAddress: { address: '1 Bench Street', city: 'Sacramento', postalCode: '95814', country: 'USA' },
+    paymentMethod: 'gift',
+  });
+  const used = await call<{ amountDue: number }>('POST', '/api/giftcards/use', token, {
+    code,
+    amount: order.totalPrice,
+    orderId: order._id,
+  });
+  if (used.amountDue !== 0) throw new Error(`order ${order._id} still has ${used.amountDue} due`);
+  return order._id;
+}
