@@ -81,48 +81,77 @@ export function createLimiter({
     await db.execute(sql`delete from rate_limit_hits where reset_at <= ${now.toISOString()}::timestamptz`);
   }
 
-  /** Spends one try from one budget: one upsert that counts and answers the new count. */
-  async function charge(budget: Budget, now: Date) {
-    const resetAt = new Date(now.getTime() + budget.limit.windowMs).toISOString();
-    // One row, one statement: nothing else is locked while it waits, so takes cannot deadlock.
-    const [row] = await queryRows<{ hits: number; reset_at: string | Date }>(
-      db,
-      sql`insert into rate_limit_hits (key, hits, reset_at) values (${budget.key}, 1, ${resetAt}::timestamptz)
-          on conflict (key) do update set
-            hits = case when rate_limit_hits.reset_at <= ${now.toISOString()}::timestamptz
-                        then 1 else rate_limit_hits.hits + 1 end,
-            reset_at = case when rate_limit_hits.reset_at <= ${now.toISOString()}::timestamptz
-                            then excluded.reset_at else rate_limit_hits.reset_at end
-          returning hits, reset_at`,
+  /**
+   * Spends one try from each budget in turn, in one statement: each budget's upsert is a CTE that runs
+   * only when the one before it was charged and still within its limit (it reads that one's new count),
+   * so a budget after a refusing one is never charged. Rows are locked in budget order, the account's
+   * before the address's, which is also their keys' order (`acct` < `addr`), as a refund locks them:
+   * no deadlock. Answers each budget's new count and window end, or nothing for one not charged.
+   */
+  async function charge(budgets: Budget[], now: Date) {
+    if (budgets.length === 0) return [];
+    const at = sql`${now.toISOString()}::timestamptz`;
+    const steps = budgets.map((budget, i) => {
+      const resetAt = new Date(now.getTime() + budget.limit.windowMs).toISOString();
+      const before = budgets[i - 1];
+      const gate = before
+        ? sql`where (select hits from ${sql.raw(`b${i - 1}`)}) <= ${before.limit.max}`
+        : sql``;
+      return sql`${sql.raw(`b${i}`)} as (
+        insert into rate_limit_hits (key, hits, reset_at)
+        select ${budget.key}::text, 1, ${resetAt}::timestamptz ${gate}
+        on conflict (key) do update set
+          hits = case when rate_limit_hits.reset_at <= ${at} then 1 else rate_limit_hits.hits + 1 end,
+          reset_at = case when rate_limit_hits.reset_at <= ${at} then excluded.reset_at else rate_limit_hits.reset_at end
+        returning hits, reset_at)`;
+    });
+    const counts = budgets.map(
+      (_, i) =>
+        sql`(select hits from ${sql.raw(`b${i}`)}) as ${sql.raw(`h${i}`)}, (select reset_at from ${sql.raw(`b${i}`)}) as ${sql.raw(`r${i}`)}`,
     );
-    return { hits: Number(row?.hits ?? 0), resetAt: new Date(row?.reset_at ?? now).getTime() };
+    const [row] = await queryRows<Record<string, number | string | Date | null>>(
+      db,
+      sql`with ${sql.join(steps, sql`, `)} select ${sql.join(counts, sql`, `)}`,
+    );
+    return budgets.map((_, i) => {
+      const hits = row?.[`h${i}`];
+      const resetAt = row?.[`r${i}`];
+      return hits === null || hits === undefined
+        ? undefined
+        : { hits: Number(hits), resetAt: new Date(resetAt ?? now).getTime() };
+    });
   }
 
   async function take(budgets: Budget[]): Promise<Taken> {
     const now = clock();
+    // Budgets named in key order (every caller's: `acct` < `addr`) are charged in one statement.
+    // Named otherwise, one statement each: one statement locking rows in another order than another
+    // caller's would deadlock with it.
+    const inKeyOrder = byKey(budgets).every((b, i) => b === budgets[i]);
+    const groups = inKeyOrder ? [budgets] : budgets.map((b) => [b]);
     const charged: Budget[] = [];
-    for (const budget of budgets) {
+    for (const group of groups) {
       let counted: Awaited<ReturnType<typeof charge>>;
       try {
-        counted = await charge(budget, now);
+        counted = await charge(group, now);
       } catch (error) {
         // The database's trouble, not the caller's: nothing is tried, so nothing stays spent.
         await refund(charged).catch(() => {});
         throw error;
       }
-      const { hits, resetAt } = counted;
-      if (hits > budget.limit.max) {
+      const refusing = group.findIndex((budget, i) => (counted[i]?.hits ?? 0) > budget.limit.max);
+      if (refusing >= 0) {
         // Refused: nothing is tried, so the budgets charged before this one get their try back, and
         // the ones after it are never charged (issue 28: 60 guesses at one account from one address
         // charged the address 40 times, locking out everyone else behind it).
-        await refund(charged);
+        await refund([...charged, ...group.slice(0, refusing)]);
         await sweep(now);
         return {
           allowed: false,
-          retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)),
+          retryAfterSeconds: Math.max(1, Math.ceil((counted[refusing]!.resetAt - now.getTime()) / 1000)),
         };
       }
-      charged.push(budget);
+      charged.push(...group);
     }
     await sweep(now);
     return { allowed: true, retryAfterSeconds: 0 };
