@@ -68,7 +68,8 @@ export function createCatalogueCache({ ttlMs, maxEntries, now = Date.now, tell }
     ttlMs,
     now,
     maxEntries,
-    sizeOf: (answer) => answer.current().body.length,
+    // Its JSON with the stock cut out, and as last put together (compressed forms come on top).
+    sizeOf: (answer) => 2 * answer.current().body.length,
     maxSize: ANSWER_BYTES_MAX,
   });
   const idLists = keptValues<string>({
