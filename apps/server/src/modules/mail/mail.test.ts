@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -196,6 +196,37 @@ describe('mail outbox worker', () => {
     const worker = createMailWorker({ db: ctx.db, transport, log });
     expect((await worker.drainOnce()).sent).toBe(10);
     expect((await worker.drainOnce()).sent).toBe(2);
+  });
+
+  it('sends a mail queued in the same millisecond as the claim, and oldest first to the microsecond', async () => {
+    // A Date has whole milliseconds, the database microseconds: both mails were queued within the
+    // millisecond the worker reads from its clock, the second one's id sorting first.
+    const [first, second] = ['ffffffff-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    for (const [id, micros] of [
+      [first, '000300'],
+      [second, '000700'],
+    ] as const) {
+      await ctx.db.insert(mailOutbox).values({
+        id,
+        toAddress: 'same-ms@example.com',
+        subject: id,
+        textBody: 'b',
+        htmlBody: '<p>b</p>',
+      });
+      await ctx.db.execute(
+        sql`update mail_outbox set created_at = ${`2026-11-26 10:00:00.${micros}+00`}::timestamptz,
+              next_attempt_at = ${`2026-11-26 10:00:00.${micros}+00`}::timestamptz where id = ${id}::uuid`,
+      );
+    }
+    const transport = createMemoryTransport();
+    const worker = createMailWorker({
+      db: ctx.db,
+      transport,
+      log,
+      now: () => new Date('2026-11-26T10:00:00.000Z'),
+    });
+    expect(await worker.drainOnce()).toMatchObject({ sent: 2 });
+    expect(transport.sent.map((m) => m.id)).toEqual([first, second]);
   });
 
   it('sends a queued mail soon after kick() once started, and stops cleanly', async () => {

@@ -1,8 +1,11 @@
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema/index.js';
 import type { MailTransport } from './mail.transport.js';
+
+/** When a mail was queued, to the microsecond, as text that sorts (UTC, fixed width). */
+const QUEUED_AT = sql<string>`to_char(${mailOutbox.createdAt} at time zone 'UTC', 'YYYYMMDDHH24MISSUS')`;
 
 export const MAIL_BATCH_SIZE = 10;
 export const MAIL_MAX_ATTEMPTS = 8;
@@ -72,10 +75,13 @@ export function createMailWorker({
    */
   async function claim() {
     const at = now();
+    // The database keeps microseconds, a Date whole milliseconds: a mail due within the millisecond the
+    // clock reads (queued, then kicked, in the same millisecond) is due, not left for the next poll.
+    const endOfMillisecond = new Date(at.getTime() + 1);
     const due = db
       .select({ id: mailOutbox.id })
       .from(mailOutbox)
-      .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, at)))
+      .where(and(eq(mailOutbox.status, 'pending'), lt(mailOutbox.nextAttemptAt, endOfMillisecond)))
       .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
       .limit(MAIL_BATCH_SIZE)
       .for('update', { skipLocked: true });
@@ -83,9 +89,12 @@ export function createMailWorker({
       .update(mailOutbox)
       .set({ nextAttemptAt: new Date(at.getTime() + MAIL_LEASE_MS) })
       .where(inArray(mailOutbox.id, due))
-      .returning();
-    // RETURNING keeps no order: oldest first, as they were queued.
-    return claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+      .returning({ ...getTableColumns(mailOutbox), queuedAt: QUEUED_AT });
+    // RETURNING keeps no order: oldest first, as they were queued, to the microsecond (two mails queued
+    // in one millisecond have the same Date).
+    return claimed
+      .sort((a, b) => (a.queuedAt < b.queuedAt ? -1 : a.queuedAt > b.queuedAt ? 1 : a.id < b.id ? -1 : 1))
+      .map(({ queuedAt: _queuedAt, ...row }) => row);
   }
 
   /**
