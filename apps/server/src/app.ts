@@ -19,6 +19,7 @@ import { AppError, clientErrorHandler, errorHandler } from './lib/errors.js';
 import type { App, RateLimit } from './lib/http.js';
 import { apiSecurityHeaders, helmetOptions, securityHeaders } from './lib/security-headers.js';
 import { type Storage, isReadableStorage } from './lib/storage.js';
+import { parseQuery } from './lib/querystring.js';
 import { publicUrls } from './lib/urls.js';
 import { adminBackupRoutes, adminRoutes } from './modules/admin/admin.routes.js';
 import { createBackupService } from './modules/admin/admin.backup.js';
@@ -41,7 +42,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { type PaymentsService, createPaymentsService } from './modules/payments/payments.service.js';
 import { createPayPalProvider } from './modules/payments/paypal.provider.js';
 import { type RefundsService, createRefundsService } from './modules/payments/refunds.service.js';
-import { parseQuery } from './modules/products/products.lookup.js';
+import { currentOf } from './modules/products/products.answers.js';
 import { productsRoutes } from './modules/products/products.routes.js';
 import { CATALOGUE_CHANNEL, createCatalogueSync } from './modules/products/products.sync.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
@@ -140,7 +141,7 @@ declare module 'fastify' {
 }
 
 export const BODY_LIMIT = 1024 * 1024;
-/** Fastify's default parsing, minus %00: PostgreSQL text cannot hold U+0000 (see the JSON parser). */
+
 function hasNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\0');
   if (Array.isArray(value)) return value.some(hasNul);
@@ -215,8 +216,7 @@ export function trustProxyOption(trust: TrustProxy): FastifyHttpOptions<Server>[
 function catalogueLookup(products: ProductsService): FastLookup {
   return (url) => {
     const found = products.stockedAnswer(url);
-    if (found === undefined) return undefined;
-    return found instanceof Promise ? found.then((answer) => answer.current()) : found.current();
+    return found === undefined ? undefined : currentOf(found);
   };
 }
 

@@ -32,8 +32,8 @@ export interface KeptValuesOptions<T> {
   now?: () => number;
   maxEntries: number;
   /**
-   * What a value counts for against `maxSize` (a string's length, a body's bytes), plus ENTRY_COST and its key's length for
-   * its key and entry; a value above `maxSize` is not kept.
+   * What a value counts for against `maxSize` (a string's length, a body's bytes); its key's length
+   * and ENTRY_COST are added for the entry itself. A value above `maxSize` is not kept.
    */
   sizeOf: (value: T) => number;
   maxSize: number;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type CachedAnswer, cachedAnswer } from '../../lib/cached-answer.js';
+import { type CachedAnswer, type MaybeAnswer, cachedAnswer } from '../../lib/cached-answer.js';
 import type { StockBook } from './products.stock.js';
 
 /**
@@ -26,6 +26,11 @@ export interface StockedAnswer {
  */
 const HOLE = `"pv-stock-${randomBytes(16).toString('hex')}"`;
 const HOLE_TEXT = HOLE.slice(1, -1);
+
+/** The answer as it is now, of a kept StockedAnswer or of one being loaded. */
+export function currentOf(found: StockedAnswer | Promise<StockedAnswer>): MaybeAnswer {
+  return found instanceof Promise ? found.then((answer) => answer.current()) : found.current();
+}
 
 function assemble(parts: readonly string[], stocks: readonly number[]): string {
   let text = parts[0]!;

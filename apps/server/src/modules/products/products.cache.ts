@@ -1,6 +1,6 @@
 import type { MaybeAnswer } from '../../lib/cached-answer.js';
 import { keptValues } from '../../lib/kept.js';
-import { type StockedAnswer, stockedAnswer } from './products.answers.js';
+import { type StockedAnswer, currentOf, stockedAnswer } from './products.answers.js';
 import { type StockChange, createStockBook } from './products.stock.js';
 
 /**
@@ -100,10 +100,7 @@ export function createCatalogueCache({ ttlMs, maxEntries, now = Date.now, tell }
   }
 
   const cache: CatalogueCache = {
-    answer(key, load) {
-      const found = stocked(key, load);
-      return found instanceof Promise ? found.then((answer) => answer.current()) : found.current();
-    },
+    answer: (key, load) => currentOf(stocked(key, load)),
     stocked,
     ids: (key, load) => idLists.get(key, load),
     stockSince: (id, since) => book.since(id, since),

@@ -1,19 +1,11 @@
-import { parse as parseQueryString } from 'node:querystring';
 import { Id, ProductListQuery } from '@pixel-vault/shared';
+import { parseQuery } from '../../lib/querystring.js';
 
 /** A catalogue GET the cache answers, as its route would read it after validation. */
 export type CatalogueUrl = { kind: 'list'; query: ProductListQuery } | { kind: 'product'; id: string };
 
 const LIST_PATH = '/api/products';
 const PRODUCT_PATH = '/api/products/';
-
-/**
- * The querystring as the app's parser reads it (app.ts): node's, with NUL escapes dropped (PostgreSQL
- * text cannot hold them).
- */
-export function parseQuery(query: string): Record<string, unknown> {
-  return parseQueryString(query.includes('%00') ? query.replaceAll('%00', '') : query);
-}
 
 /**
  * What `GET url` asks of the catalogue (path and query as sent), read exactly as the route reads it:

@@ -24,6 +24,11 @@ export function parseLsn(text: string): bigint {
   return (BigInt(`0x${high ?? '0'}`) << 32n) + BigInt(`0x${low ?? '0'}`);
 }
 
+/** A log position in PostgreSQL's text form again (parseLsn's inverse). */
+export function formatLsn(lsn: bigint): string {
+  return `${(lsn >> 32n).toString(16)}/${(lsn & 0xffffffffn).toString(16)}`;
+}
+
 /**
  * The stock changes an instance has seen lately: its own committed writes, and other instances'
  * (their change messages carry them). Cached answers keep the stock they were read with, and take the

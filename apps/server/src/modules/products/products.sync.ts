@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../../db/client.js';
 import { coalesce } from '../../lib/coalesce.js';
 import type { CatalogueChange, CatalogueMessage } from './products.cache.js';
-import type { StockChange } from './products.stock.js';
+import { type StockChange, formatLsn, parseLsn } from './products.stock.js';
 
 /**
  * The NOTIFY channel of catalogue changes (issue 13). The payload is the sending instance's id, then:
@@ -22,8 +22,6 @@ export interface CatalogueReceiver {
   stockMovedLocal(changes: readonly StockChange[]): void;
 }
 
-const lsnText = (lsn: bigint) => `${(lsn >> 32n).toString(16)}/${(lsn & 0xffffffffn).toString(16)}`;
-
 /** The messages that tell what `pending` gathered, from instance `from`. */
 export function catalogueMessages(
   from: string,
@@ -33,7 +31,7 @@ export function catalogueMessages(
   const messages = pending.details ? [`${from}${DETAILS}`] : [];
   let current = '';
   for (const change of pending.stock.values()) {
-    const entry = `${change.id}=${change.stock}@${lsnText(change.lsn)}`;
+    const entry = `${change.id}=${change.stock}@${formatLsn(change.lsn)}`;
     if (current !== '' && current.length + entry.length + 1 > PAYLOAD_MAX) {
       messages.push(`${from}${STOCK}${current}`);
       current = '';
@@ -44,7 +42,7 @@ export function catalogueMessages(
   return messages;
 }
 
-const STOCK_ENTRY = /^([0-9a-f-]{36})=(\d+)@([0-9A-Fa-f]{1,8})\/([0-9A-Fa-f]{1,8})$/;
+const STOCK_ENTRY = /^([0-9a-f-]{36})=(\d+)@([0-9A-Fa-f]{1,8}\/[0-9A-Fa-f]{1,8})$/;
 
 /** Reads a message; undefined when it is another form (then everything is dropped). */
 export function readCatalogueMessage(
@@ -59,7 +57,7 @@ export function readCatalogueMessage(
       changes.push({
         id: m[1]!,
         stock: Number(m[2]),
-        lsn: (BigInt(`0x${m[3]}`) << 32n) + BigInt(`0x${m[4]}`),
+        lsn: parseLsn(m[3]!),
       });
     }
     return { from: payload.slice(0, stockAt), message: { kind: 'stock', changes } };
