@@ -1,6 +1,6 @@
 import { type SQL, and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type AdminReview, type Review, reviewerName } from '@pixel-vault/shared';
-import type { Executor } from '../../db/client.js';
+import { type Executor, queryRows } from '../../db/client.js';
 import { orderItems, orders, productReviews, products, users } from '../../db/schema/index.js';
 
 /** A review with its author's current name and e-mail (null: the author deleted their account). */
@@ -116,16 +116,18 @@ export async function recountProduct(tx: Executor, productId: string): Promise<v
 /**
  * A verified buyer of the product: the customer has an order holding it that is paid (delivered
  * orders are paid ones, is_delivered set). Unpaid, expired, cancelled and fully refunded orders do
- * not count (orders.lifecycle.ts).
+ * not count (orders.lifecycle.ts). The one statement of the rule, for a product id or a column.
  */
+const boughtBy = (userId: string, productId: string | typeof productReviews.productId) =>
+  sql`exists (select 1 from ${orders} o join ${orderItems} i on i.order_id = o.id
+    where o.user_id = ${userId} and i.product_id = ${productId} and o.status = 'paid')`;
+
 export async function isVerifiedBuyer(tx: Executor, userId: string, productId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ one: sql<number>`1` })
-    .from(orders)
-    .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
-    .where(and(eq(orders.userId, userId), eq(orderItems.productId, productId), eq(orders.status, 'paid')))
-    .limit(1);
-  return row !== undefined;
+  const [row] = await queryRows<{ bought: boolean }>(
+    tx,
+    sql`select ${boughtBy(userId, productId)} as bought`,
+  );
+  return row?.bought === true;
 }
 
 /**
@@ -160,8 +162,7 @@ export async function unverifyReviews(tx: Executor, userId: string, productIds: 
         eq(productReviews.userId, userId),
         inArray(productReviews.productId, productIds),
         eq(productReviews.verifiedBuyer, true),
-        sql`not exists (select 1 from ${orders} o join ${orderItems} i on i.order_id = o.id
-          where o.user_id = ${userId} and i.product_id = ${productReviews.productId} and o.status = 'paid')`,
+        sql`not ${boughtBy(userId, productReviews.productId)}`,
       ),
     )
     .returning({ productId: productReviews.productId });
