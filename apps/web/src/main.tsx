@@ -4,6 +4,7 @@ import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
 import '@fontsource/press-start-2p/latin-400.css';
 import './index.css';
+import { pickUpEarlyEdits, replayEarlyActions, takeEarlyEvents } from './app/earlyEvents';
 import { AppRoutes, preloadPage } from './app/router';
 import { restoring } from './app/sessionSlice';
 import { SSR_STATE_ID, serverAnswers, type ServerState } from './app/ssrState';
@@ -18,21 +19,28 @@ const startPersistence = (store: AppStore) =>
   import('./app/persist').then((persist) => persist.startPersistence(store));
 
 /** Marks the document once React has drawn or hydrated it: the page now reacts (tests wait for it). */
-function Ready() {
+function Ready({ onReady }: { onReady?: () => void }) {
   useEffect(() => {
     document.documentElement.dataset.ready = '';
-  }, []);
+    onReady?.();
+  }, [onReady]);
   return null;
 }
 
-function App({ store, serverState }: { store: AppStore; serverState?: RootState }) {
+interface AppProps {
+  store: AppStore;
+  serverState?: RootState;
+  onReady?: () => void;
+}
+
+function App({ store, serverState, onReady }: AppProps) {
   return (
     <StrictMode>
       <Provider store={store} serverState={serverState}>
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>
-        <Ready />
+        <Ready onReady={onReady} />
       </Provider>
     </StrictMode>
   );
@@ -44,6 +52,11 @@ function App({ store, serverState }: { store: AppStore; serverState?: RootState 
  * page's, with the data layer, which takes the server's answers), so that hydration is one pass.
  * Not awaited at the module's top level: the chunks it loads import this module's chunk, and a top-level
  * await would have them wait for each other for ever.
+ *
+ * What the shopper did before this (issue 29) is taken from the page's loader in the same task as the
+ * root is made. Fields they edited are read into the app's state as soon as the page is hydrated; their
+ * taps are replayed once the stored cart and user are back too (an item added before that would be
+ * overwritten by the stored cart).
  */
 async function hydrate(container: HTMLElement, server: ServerState) {
   const store = makeStore();
@@ -56,10 +69,23 @@ async function hydrate(container: HTMLElement, server: ServerState) {
   handOverFavourites(server.favourites);
   // As a transition, hydration yields to the browser every few milliseconds instead of holding the
   // main thread for the whole page (a phone's "total blocking time", issue 10).
+  let hydrated = () => {};
+  const ready = new Promise<void>((resolve) => (hydrated = resolve));
+  const early = takeEarlyEvents();
+  const onReady = () => {
+    pickUpEarlyEdits(early);
+    hydrated();
+  };
   startTransition(() => {
-    hydrateRoot(container, <App store={store} serverState={store.getState()} />);
+    hydrateRoot(container, <App store={store} serverState={store.getState()} onReady={onReady} />);
   });
-  void startPersistence(store);
+  const persisted = startPersistence(store).catch((error: unknown) =>
+    console.error('Could not restore the stored session', error),
+  );
+  await Promise.all([ready, persisted]);
+  await replayEarlyActions(early).catch((error: unknown) =>
+    console.error('Could not replay what was done before the page started', error),
+  );
 }
 
 /** Every other page is drawn in the browser, once the stored user and cart are back. */

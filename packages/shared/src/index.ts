@@ -16,3 +16,4 @@ export * from './ssr.js';
 export * from './html.js';
 export * from './schemas/admin-stats.js';
 export * from './schemas/admin-import.js';
+export * from './entry-loader.js';

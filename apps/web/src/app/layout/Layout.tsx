@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useLayoutEffect } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useAppSelector } from '../hooks';
 import { selectIsCartOpen } from '../../features/cart/cartPanelSlice';
@@ -8,10 +8,17 @@ import { Footer } from './Footer';
 import { Header } from './Header';
 import { LazyCartPanel, loadCartPanel } from './lazyCartPanel';
 
-/** Every navigation starts at the top of the new page. */
+/**
+ * Every navigation starts at the top of the new page. The page the app starts on is not one: a shopper
+ * may have scrolled a rendered page before it hydrated, and their next tap aims at what they see there
+ * (issue 29: pulled back to the top, it landed on nothing).
+ */
 function ScrollToTop() {
   const { pathname } = useLocation();
+  const shown = useRef(pathname);
   useLayoutEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
     window.scrollTo(0, 0);
   }, [pathname]);
   return null;

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import {
   HOME_FAVOURITES,
@@ -60,15 +60,20 @@ export function CategoryPage({ category }: { category: Category }) {
     if (q !== text.trim()) setText(q);
   }
 
+  /** Searches for `value` (trimmed), from the first page. */
+  const search = useCallback(
+    (value: string) => {
+      const wanted = value.trim();
+      setSearchParams(wanted ? { q: wanted } : {}, { replace: true });
+    },
+    [setSearchParams],
+  );
+
   useEffect(() => {
-    const wanted = text.trim();
-    if (wanted === q) return;
-    const timer = setTimeout(
-      () => setSearchParams(wanted ? { q: wanted } : {}, { replace: true }),
-      SEARCH_DEBOUNCE_MS,
-    );
+    if (text.trim() === q) return;
+    const timer = setTimeout(() => search(text), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [text, q, setSearchParams]);
+  }, [text, q, search]);
 
   // `data` keeps the previous result while the next one loads, so the grid does not flash.
   const { data, error, isFetching } = useGetProductsQuery(categoryQuery(category, q, page));
@@ -85,12 +90,23 @@ export function CategoryPage({ category }: { category: Category }) {
     <section className="mx-auto max-w-6xl px-4 py-10">
       <div className="mb-8 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
         <h1 className="pixel-heading text-xl text-lime-300 sm:text-3xl">{heading}</h1>
-        <div className="w-full sm:w-80">
+        {/* A real form (issue 29): before the app starts, Enter asks the server for the searched page. */}
+        <form
+          role="search"
+          action={`/shop/${category}`}
+          method="get"
+          className="w-full sm:w-80"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (text.trim() !== q) search(text);
+          }}
+        >
           <label htmlFor={searchId} className="sr-only">
             Search {heading}
           </label>
           <input
             id={searchId}
+            name="q"
             type="search"
             value={text}
             onChange={(e) => setText(e.target.value)}
@@ -99,7 +115,7 @@ export function CategoryPage({ category }: { category: Category }) {
             maxLength={100}
             className="field w-full"
           />
-        </div>
+        </form>
       </div>
 
       {error ? (
