@@ -113,19 +113,8 @@ export const ENTRY_LOADER = `(function (script) {
   setTimeout(start, 3000);
 })(document.currentScript);`;
 
-/** The window property under which ENTRY_LOADER leaves its recorder for the app. */
+/**
+ * The window property under which ENTRY_LOADER leaves its recorder for the app: `{ stop() }`, which ends
+ * the recording and answers `{ type, target, path }[]` (apps/web/src/app/earlyEvents.ts reads it).
+ */
 export const EARLY_EVENTS_KEY = '__pixelVaultEarly';
-
-/** An interaction ENTRY_LOADER recorded before the app started. */
-export interface EarlyEvent {
-  /** `change` also stands for a click on a checkbox or radio (its state is picked up). */
-  type: 'click' | 'submit' | 'input' | 'change';
-  target: Element;
-  /** Child indexes from <html> down to `target`, as the page was when it was recorded. */
-  path: number[];
-}
-
-/** What ENTRY_LOADER leaves on the window: `stop()` ends the recording and answers what it recorded. */
-export interface EarlyEventRecorder {
-  stop(): EarlyEvent[];
-}

@@ -1,10 +1,24 @@
-import { EARLY_EVENTS_KEY, type EarlyEvent, type EarlyEventRecorder } from '@pixel-vault/shared';
+import { EARLY_EVENTS_KEY } from '@pixel-vault/shared';
 
 /**
  * What a shopper did on a server-rendered page before the app started (issue 29): recorded by the page's
  * inline loader (packages/shared/src/entry-loader.ts), taken here right before React hydrates the page,
  * and replayed once it has, in the order it happened. docs/decisions/006-taps-before-the-app-starts.md.
  */
+
+/** An interaction the loader recorded before the app started. */
+export interface EarlyEvent {
+  /** `change` also stands for a click on a checkbox or radio (its state is picked up). */
+  type: 'click' | 'submit' | 'input' | 'change';
+  target: Element;
+  /** Child indexes from <html> down to `target`, as the page was when it was recorded. */
+  path: number[];
+}
+
+/** What the loader leaves on the window. */
+interface EarlyEventRecorder {
+  stop(): EarlyEvent[];
+}
 
 /**
  * Ends the loader's recording and answers what it recorded (nothing on a page drawn in the browser).
