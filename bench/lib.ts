@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Agent, request } from 'undici';
+import { gzipSync } from 'node:zlib';
 
 /**
  * Drops and creates the database named in `url`, through the server's `postgres` database. Answers
@@ -187,6 +188,75 @@ export function processesNamed(name: string): number[] {
       }
     })
     .map(Number);
+}
+
+/** An inline script of a page (no src): its text, as the browser gets it. */
+export interface InlineScript {
+  /** What tells it apart: its attributes (`data-entry="…"` for the loader), or its place in the page. */
+  label: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+export interface InitialJs {
+  /** The module files the page loads at start: module scripts, the loader's entry, modulepreloads. */
+  files: string[];
+  /** Those files gzipped (level 9, each apart), summed. */
+  gzipBytes: number;
+  /** The inline scripts that run (no src; no type, or a JavaScript one): the loader and the like. */
+  inline: InlineScript[];
+  /** The inline scripts' text gzipped (level 9, each apart), summed. */
+  inlineGzipBytes: number;
+  /** Inline scripts of data (`type="application/json"`, the page's state): listed, not counted as JS. */
+  data: InlineScript[];
+  /** Files and inline scripts together. */
+  totalGzipBytes: number;
+}
+
+const JS_TYPES = new Set(['', 'module', 'text/javascript', 'application/javascript']);
+const gzipSize = (bytes: Buffer | string) => gzipSync(bytes, { level: 9 }).length;
+
+/**
+ * The JavaScript the page at `path` makes the browser load at start, in gzipped bytes: the module
+ * scripts, the entry a rendered page's loader asks for once the page has loaded (lib/entry-loader.ts)
+ * and the modulepreloads, each file fetched from the shop; and, apart, the inline scripts' text.
+ */
+export async function initialJsGzipBytes(base: string, path = '/'): Promise<InitialJs> {
+  const html = await (await fetch(base + path)).text();
+  const files = [
+    ...new Set(
+      [
+        ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
+        // A rendered page's entry, asked for by its loader once the page has loaded (lib/entry-loader.ts).
+        ...html.matchAll(/<script[^>]+data-entry="([^"]+)"/g),
+        ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+      ].map((m) => m[1]!),
+    ),
+  ];
+  // Nothing found means the page changed how it loads the app, not that it loads nothing.
+  if (files.length === 0) throw new Error(`No entry module found in the HTML of ${path}`);
+  let gzipBytes = 0;
+  for (const file of files) {
+    const res = await fetch(base + file);
+    if (!res.ok) throw new Error(`GET ${file} (initial JS of ${path}) answered ${res.status}`);
+    gzipBytes += gzipSize(Buffer.from(await res.arrayBuffer()));
+  }
+  const inline: InlineScript[] = [];
+  const data: InlineScript[] = [];
+  let place = 0;
+  for (const [, attrs = '', text = ''] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\ssrc\s*=/i.test(attrs)) continue;
+    place += 1;
+    const type = (/\stype\s*=\s*"([^"]*)"/i.exec(attrs)?.[1] ?? '').trim().toLowerCase();
+    const script = {
+      label: attrs.trim().replace(/\s+/g, ' ') || `inline script ${place}`,
+      bytes: Buffer.byteLength(text),
+      gzipBytes: gzipSize(text),
+    };
+    (JS_TYPES.has(type) ? inline : data).push(script);
+  }
+  const inlineGzipBytes = inline.reduce((sum, s) => sum + s.gzipBytes, 0);
+  return { files, gzipBytes, inline, inlineGzipBytes, data, totalGzipBytes: gzipBytes + inlineGzipBytes };
 }
 
 /** A built checkout of the shop to measure: its server is `main` (apps/server/dist/main.js under it). */

@@ -1,16 +1,37 @@
 // npm run bench: Lighthouse (mobile preset: the default config, formFactor mobile, simulated throttling) on
-// the built shop's home, a category and a product page; each page 3 times, the median run (by performance
-// score) reported. On PGlite and, when it can be reached, on PostgreSQL. Prints a table, the failing audits
-// of every page under target (with the elements they name) and writes both to bench/RESULTS.md.
-// Targets: performance >= 98, accessibility = best practices = SEO = 100, CLS <= 0.02, LCP <= 1.5 s.
+// six pages of the built shop: home, a category, a search in it (a word of a product's name, from the API),
+// a product page, the about page and the 404 page of an unknown product. Each page RUNS times (3 unless
+// BENCH_LIGHTHOUSE_RUNS says), the median run (by performance score) reported. On PGlite and, when it can
+// be reached, on PostgreSQL. Also the initial JS of `/` in gzipped bytes: the module files it loads at
+// start and, apart, its inline scripts (the loader). Prints a table, the failing audits of every page
+// under target (with the elements they name) and writes both to bench/RESULTS.md.
+// Every build of BENCH_BUILDS="before=/path/to/other/checkout,after=." (bench/lib.ts builds()) is measured
+// in the same run, side by side: for each engine, each build's server in turn on the same pages, with a
+// "before → after" line per page. One build alone (BENCH_BUILDS unset) is this checkout's.
+// Targets (issue 29), on the last build (the earlier ones are the reference): performance >= 95 on every
+// page (the target before it, 98, is still shown), accessibility = best practices = SEO = 100, CLS <= 0.02,
+// LCP <= 1.5 s; and with two builds or more, the initial JS of `/` grows by at most 2,048 gzipped bytes
+// from the first build to the last. The audits a page fails by design (the search's noindex; the 404
+// page's status, noindex and Chrome's console error for it) are left out of the scores the targets count.
+// Run time on this 2-core machine: a two-build run (6 pages x 3 runs x 2 engines x 2 builds, 72 Lighthouse
+// runs of about 7 s, plus the retries of runs Lighthouse fails) took 9.7 min; with BENCH_LIGHTHOUSE_RUNS=1,
+// 3.5 to 4.5 min; one build alone about half as long.
 import lighthouse, { type Result } from 'lighthouse';
 import { Launcher } from 'chrome-launcher';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freshPostgresDatabase, stopChild, waitFor } from './lib.js';
+import {
+  builds,
+  freshPostgresDatabase,
+  initialJsGzipBytes,
+  stopChild,
+  waitFor,
+  type Build,
+  type InitialJs,
+} from './lib.js';
 import { writeSection } from './results.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,25 +56,49 @@ const RETRIES = 2;
 /** When set, the median run of each page is saved there as Lighthouse JSON (for the full details). */
 const jsonDir = process.env.BENCH_LIGHTHOUSE_JSON_DIR;
 const CATEGORY = 'retro-games';
+/** An unknown product id under a category: the server answers 404 with a rendered "Product not found". */
+const NOT_FOUND_PATH = '/shop/consoles/product/000000000000000000000000';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const TARGETS = {
-  performance: 98,
+  // Issue 29 allows 95 while the early-tap loader is made correct; PREVIOUS_PERFORMANCE is still shown.
+  performance: 95,
   accessibility: 100,
   'best-practices': 100,
   seo: 100,
   cls: 0.02,
   lcpS: 1.5,
+  /** Growth of the initial JS of `/` (files and inline scripts, gzipped) from the first build to the last. */
+  jsGrowthBytes: 2048,
 };
+/** The performance target before issue 29. */
+const PREVIOUS_PERFORMANCE = 98;
 /** Audits whose elements are listed for every page under target, whatever their score. */
 const ELEMENT_AUDITS = ['largest-contentful-paint-element', 'layout-shifts'];
 
 type CategoryId = (typeof CATEGORIES)[number];
 type Engine = 'PGlite' | 'PostgreSQL';
 
-interface PageResult {
-  engine: Engine;
+interface PageSpec {
   page: string;
   path: string;
+  /** The status the shop answers the page with (the 404 page: 404, measured all the same). */
+  status: number;
+  /** Audits the page fails by design (a search's noindex, the 404 page's status): no target counts them. */
+  byDesign: ByDesign[];
+}
+
+interface ByDesign {
+  audit: string;
+  why: string;
+  /** When given, the audit's failure is by design only when this holds of it (else it counts). */
+  only?: (audit: Result['audits'][string] | undefined, url: string) => boolean;
+}
+
+interface PageResult extends PageSpec {
+  engine: Engine;
+  build: string;
+  /** The audits of `byDesign` this run failed by design, left out of the scores the targets count. */
+  excused: string[];
   /** Every run's performance score (0-100), in run order. */
   perfRuns: (number | null)[];
   /** Runs that failed with a Lighthouse runtime error (repeated, not counted). */
@@ -124,8 +169,12 @@ process.on('exit', () => {
 
 // --- Measuring ---------------------------------------------------------------------------------------------
 
-function startShop(dataDir: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+/** The checkout a build's server sits in (`main` is apps/server/dist/main.js under it). */
+const checkoutOf = (build: Build) => resolve(dirname(build.main), '../../..');
+
+function startShop(build: Build, dataDir: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [build.main], {
+    cwd: checkoutOf(build),
     env: { ...process.env, PORT: String(shopPort), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     // Default logging writes a line per request: to a pipe that is drained, as a process manager would.
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -134,13 +183,89 @@ function startShop(dataDir: string, env: Record<string, string>): ChildProcess {
   return child;
 }
 
+type Listed = { _id: string; productName: string };
+
+async function firstProducts(query = ''): Promise<Listed[]> {
+  const path = `/api/products?category=${CATEGORY}${query}&page=1`;
+  const res = await fetch(shopUrl + path);
+  if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+  return ((await res.json()) as { products?: Listed[] }).products ?? [];
+}
+
+/**
+ * A word a shopper would search the category for: the first word of 4 letters or more in the name of
+ * its first product, as the API lists them (the same word for every build: the seed is the same). The
+ * search is checked to find something, on every build.
+ */
+async function searchWord(chosen?: string): Promise<string> {
+  let word = chosen;
+  if (!word) {
+    const name = (await firstProducts())[0]?.productName ?? '';
+    word = name
+      .split(/[^\p{L}\p{N}]+/u)
+      .find((w) => w.length >= 4)
+      ?.toLowerCase();
+    if (!word) throw new Error(`No word to search for in "${name}" (first product of ${CATEGORY})`);
+  }
+  const found = await firstProducts(`&q=${encodeURIComponent(word)}`);
+  if (found.length === 0) throw new Error(`Searching ${CATEGORY} for "${word}" finds nothing`);
+  return word;
+}
+
 async function productPath(): Promise<string> {
-  const res = await fetch(`${shopUrl}/api/products?category=${CATEGORY}&page=1`);
-  if (!res.ok) throw new Error(`GET /api/products?category=${CATEGORY}&page=1: ${res.status}`);
-  const body = (await res.json()) as { products?: { _id: string }[] };
-  const id = body.products?.[0]?._id;
+  const id = (await firstProducts())[0]?._id;
   if (!id) throw new Error(`No product in category ${CATEGORY}`);
   return `/shop/${CATEGORY}/product/${id}`;
+}
+
+/** A search result is a page of its category filtered: the shop asks search engines not to index it. */
+const NOINDEX: ByDesign = { audit: 'is-crawlable', why: 'noindex, asked for on purpose' };
+
+async function pagesOf(word: string): Promise<PageSpec[]> {
+  const page = (name: string, path: string, byDesign: ByDesign[] = []): PageSpec => ({
+    page: name,
+    path,
+    status: 200,
+    byDesign,
+  });
+  return [
+    page('home', '/'),
+    page(`category (${CATEGORY})`, `/shop/${CATEGORY}`),
+    page(`search (${CATEGORY}, "${word}")`, `/shop/${CATEGORY}?q=${encodeURIComponent(word)}`, [NOINDEX]),
+    page('product', await productPath()),
+    page('about', '/about'),
+    {
+      page: '404 (unknown product)',
+      path: NOT_FOUND_PATH,
+      status: 404,
+      byDesign: [
+        { audit: 'http-status-code', why: 'the 404 status' },
+        NOINDEX,
+        {
+          audit: 'errors-in-console',
+          why: "Chrome's console error for the page's own 404 (any other error counts)",
+          // Every error logged is the document's own status: "Failed to load resource: ... 404".
+          only: (audit, url) => {
+            const items = audit?.details?.type === 'table' ? audit.details.items : [];
+            return (
+              items.length > 0 &&
+              items.every((item) => {
+                const source = item.sourceLocation as { url?: string } | undefined;
+                return source?.url === url && String(item.description).includes('status of 404');
+              })
+            );
+          },
+        },
+      ],
+    },
+  ];
+}
+
+/** The audits of the page's `byDesign` that this run fails by design. */
+function excusedAudits(spec: PageSpec, lhr: Result): string[] {
+  return spec.byDesign
+    .filter(({ audit, only }) => !only || only(lhr.audits[audit], lhr.finalDisplayedUrl))
+    .map(({ audit }) => audit);
 }
 
 const score = (lhr: Result, id: CategoryId): number | null => {
@@ -148,56 +273,76 @@ const score = (lhr: Result, id: CategoryId): number | null => {
   return s == null ? null : Math.round(s * 100);
 };
 
-async function runLighthouse(url: string): Promise<Result> {
+async function runLighthouse(url: string, ignoreStatusCode: boolean): Promise<Result> {
   if (!chrome) throw new Error('Chrome is not running');
   const result = await lighthouse(url, {
     port: chrome.port,
     output: 'json',
     logLevel: 'error',
     onlyCategories: [...CATEGORIES],
+    // The 404 page is measured as it is drawn: Lighthouse otherwise refuses a page answered 404.
+    ignoreStatusCode,
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   return result.lhr;
 }
 
-async function measureEngine(engine: Engine, env: Record<string, string>): Promise<PageResult[]> {
+interface Measured {
+  results: PageResult[];
+  /** The initial JS of `/` (measured on the first engine only: it does not depend on the database). */
+  js?: InitialJs;
+  word: string;
+}
+
+async function measureShop(
+  engine: Engine,
+  build: Build,
+  env: Record<string, string>,
+  options: { word?: string; js: boolean },
+): Promise<Measured> {
   dataDir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-lighthouse-'));
   try {
-    shop = startShop(dataDir, env);
+    shop = startShop(build, dataDir, env);
     await waitFor(`${shopUrl}/api/health`);
-    const pages = [
-      { page: 'home', path: '/' },
-      { page: `category (${CATEGORY})`, path: `/shop/${CATEGORY}` },
-      { page: 'product', path: await productPath() },
-    ];
+    const word = await searchWord(options.word);
+    const pages = await pagesOf(word);
     // One unmeasured request of each page's HTML: the shop has just started (JIT, caches).
     // A page the shop cannot serve fails here, before Lighthouse spends a minute on it.
-    for (const { path } of pages) {
+    for (const { path, status, page } of pages) {
       const res = await fetch(shopUrl + path);
       const body = await res.text();
-      if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${trim(body, 300)}`);
+      if (res.status !== status)
+        throw new Error(
+          `${build.label}: GET ${path} (${page}) answered ${res.status}, not ${status}: ${trim(body, 300)}`,
+        );
+      if (status === 404 && !body.includes('Product not found'))
+        throw new Error(
+          `${build.label}: GET ${path} answered 404 without the rendered "Product not found" page`,
+        );
     }
+    const js = options.js ? await initialJsGzipBytes(shopUrl, '/') : undefined;
 
     chrome = new Launcher({ chromePath, chromeFlags: CHROME_FLAGS, handleSIGINT: false, logLevel: 'error' });
     await chrome.launch();
     const results: PageResult[] = [];
-    for (const { page, path } of pages) {
+    for (const spec of pages) {
       const runs: Result[] = [];
       const failed: string[] = [];
       while (runs.length < RUNS && failed.length <= RETRIES) {
         const t0 = performance.now();
-        const lhr = await runLighthouse(shopUrl + path);
+        const lhr = await runLighthouse(shopUrl + spec.path, spec.status >= 400);
         const perf = score(lhr, 'performance');
         const error = lhr.runtimeError?.code;
         console.error(
-          `${engine} ${page} run ${runs.length + failed.length + 1}: performance ${perf ?? 'n/a'}` +
+          `${engine} ${build.label} ${spec.page} run ${runs.length + failed.length + 1}: performance ${perf ?? 'n/a'}` +
             `${error ? ` (${error}: ${trim(lhr.runtimeError?.message ?? '', 200)})` : ''}, ` +
             `${((performance.now() - t0) / 1000).toFixed(1)} s`,
         );
         if (error) failed.push(error);
         else runs.push(lhr);
       }
-      if (runs.length === 0) throw new Error(`Every Lighthouse run of ${path} failed: ${failed.join(', ')}`);
+      if (runs.length === 0)
+        throw new Error(`${build.label}: every Lighthouse run of ${spec.path} failed: ${failed.join(', ')}`);
       // Median by performance score.
       const sorted = [...runs].sort(
         (a, b) => (score(a, 'performance') ?? -1) - (score(b, 'performance') ?? -1),
@@ -205,19 +350,23 @@ async function measureEngine(engine: Engine, env: Record<string, string>): Promi
       const median = sorted[Math.floor(sorted.length / 2)]!;
       if (jsonDir) {
         mkdirSync(jsonDir, { recursive: true });
-        const file = join(jsonDir, `${engine}-${page.replace(/\W+/g, '-')}.json`.toLowerCase());
+        const file = join(
+          jsonDir,
+          `${engine}-${build.label}-${spec.page}`.replace(/\W+/g, '-').toLowerCase() + '.json',
+        );
         writeFileSync(file, JSON.stringify(median, null, 1));
       }
       results.push({
+        ...spec,
         engine,
-        page,
-        path,
+        build: build.label,
+        excused: excusedAudits(spec, median),
         perfRuns: runs.map((r) => score(r, 'performance')),
         failedRuns: failed,
         lhr: median,
       });
     }
-    return results;
+    return { results, js, word };
   } finally {
     await stopChrome();
     await stopShop();
@@ -235,12 +384,35 @@ const trim = (s: string, n = 160) => {
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };
 
+/**
+ * The category's score as the targets count it: on a page with audits it fails by design (a search's
+ * noindex, the 404 page's status), Lighthouse's weighted mean without them; elsewhere Lighthouse's score.
+ */
+function targetScore(r: PageResult, id: CategoryId): number | null {
+  const category = r.lhr.categories[id];
+  const refs = (category?.auditRefs ?? []).filter((ref) => ref.weight > 0);
+  if (!refs.some((ref) => r.excused.includes(ref.id))) return score(r.lhr, id);
+  const kept = refs.filter((ref) => !r.excused.includes(ref.id));
+  const scores = kept.map((ref) => r.lhr.audits[ref.id]?.score ?? null);
+  if (kept.length === 0 || scores.some((s) => s === null)) return null;
+  const weight = kept.reduce((sum, ref) => sum + ref.weight, 0);
+  const sum = kept.reduce((total, ref, i) => total + ref.weight * scores[i]!, 0);
+  return Math.round((Math.round((sum / weight) * 100) / 100) * 100);
+}
+
+/** A score for the table: Lighthouse's, and the one the target counts when they differ (marked †). */
+function scoreText(r: PageResult, id: CategoryId): string {
+  const s = score(r.lhr, id);
+  const t = targetScore(r, id);
+  return s === t ? String(s ?? 'n/a') : `${s ?? 'n/a'} (${t ?? 'n/a'}†)`;
+}
+
 function missedTargets(r: PageResult): string[] {
   const missed: string[] = [];
   if (r.lhr.runtimeError) missed.push(`runtime error ${r.lhr.runtimeError.code}`);
   if (r.perfRuns.length < RUNS) missed.push(`only ${r.perfRuns.length} of ${RUNS} runs succeeded`);
   for (const id of CATEGORIES) {
-    const s = score(r.lhr, id);
+    const s = targetScore(r, id);
     if (s === null || s < TARGETS[id]) missed.push(`${id} ${s ?? 'n/a'} < ${TARGETS[id]}`);
   }
   const cls = numeric(r.lhr, 'cumulative-layout-shift');
@@ -402,11 +574,11 @@ function failingAudits(r: PageResult): string[] {
   return out;
 }
 
-/** What identifies the build under test: the web entry page and the server's entry, as text. */
-function buildFingerprint(): string {
+/** What identifies a build: its web entry page and its server's entry, as text. */
+function buildFingerprint(build: Build): string {
   const read = (file: string) => {
     try {
-      return readFileSync(join(root, file), 'utf8');
+      return readFileSync(join(checkoutOf(build), file), 'utf8');
     } catch {
       return 'missing';
     }
@@ -427,28 +599,128 @@ function chromiumVersion(): string {
   }
 }
 
+const bytes = (n: number) => n.toLocaleString('en-US');
+const signed = (n: number) => `${n >= 0 ? '+' : '−'}${bytes(Math.abs(n))}`;
+
+/** The initial JS of `/` of each build, and its growth from the first build to the last. */
+function jsReport(js: { build: string; js: InitialJs }[]): { lines: string[]; growth?: number } {
+  const rows = js.map(
+    ({ build, js: j }) =>
+      `| ${build} | ${bytes(j.gzipBytes)} (${j.files.length}) | ${bytes(j.inlineGzipBytes)} (${j.inline.length}) | ${bytes(j.totalGzipBytes)} (${(j.totalGzipBytes / 1024).toFixed(1)} kB) | ${j.files.join(', ')} |`,
+  );
+  const inline = js.flatMap(({ build, js: j }) => [
+    `- ${build}: ${
+      j.inline
+        .map((s) => `\`<script ${trim(s.label, 80)}>\` ${bytes(s.gzipBytes)} gzipped (${bytes(s.bytes)} raw)`)
+        .join('; ') || 'no inline script'
+    }${j.data.length > 0 ? `; not counted (data, not JS): ${j.data.map((s) => `\`<script ${trim(s.label, 80)}>\` ${bytes(s.gzipBytes)} gzipped`).join('; ')}` : ''}`,
+  ]);
+  const first = js[0];
+  const last = js.at(-1);
+  const growth =
+    js.length > 1 && first && last ? last.js.totalGzipBytes - first.js.totalGzipBytes : undefined;
+  const compare =
+    growth === undefined || !first || !last
+      ? []
+      : [
+          '',
+          `Initial JS of \`/\`, ${js.map((j) => j.build).join(' → ')}: ${js.map((j) => bytes(j.js.totalGzipBytes)).join(' → ')} bytes gzipped, ` +
+            `${signed(growth)} bytes (files ${signed(last.js.gzipBytes - first.js.gzipBytes)}, inline scripts ${signed(last.js.inlineGzipBytes - first.js.inlineGzipBytes)}); ` +
+            `target: at most +${bytes(TARGETS.jsGrowthBytes)}: ${growth <= TARGETS.jsGrowthBytes ? 'met' : '**missed**'}.`,
+        ];
+  return {
+    growth,
+    lines: [
+      'Initial JS of `/` (gzipped, level 9, each file and each inline script apart; fetched from the running shop): ' +
+        'the module scripts, the entry the loader asks for (`data-entry`) and the modulepreloads, plus the inline scripts that run (no `src`).',
+      '',
+      '| build | files, bytes (count) | inline scripts, bytes (count) | total bytes | files |',
+      '|---|---:|---:|---:|---|',
+      ...rows,
+      '',
+      'Inline scripts of `/`:',
+      ...inline,
+      ...compare,
+    ],
+  };
+}
+
+/** Which audits each page may fail by design, and why. */
+function byDesignNote(results: PageResult[]): string {
+  const pages = new Map(results.filter((r) => r.byDesign.length > 0).map((r) => [r.page, r.byDesign]));
+  return [...pages]
+    .map(([page, list]) => `${page}: ${list.map((b) => `\`${b.audit}\` (${b.why})`).join(', ')}`)
+    .join('; ');
+}
+
+/** One page across the builds: performance, LCP, TBT and CLS, before → after. */
+function comparison(results: PageResult[], labels: string[]): string[] {
+  const lines: string[] = [];
+  const keys = [...new Set(results.map((r) => `${r.engine}\u0000${r.page}`))];
+  for (const key of keys) {
+    const [engine, page] = key.split('\u0000') as [Engine, string];
+    const row = labels.map((label) =>
+      results.find((r) => r.engine === engine && r.page === page && r.build === label),
+    );
+    const join = (f: (r: PageResult) => string) => row.map((r) => (r ? f(r) : 'n/a')).join(' → ');
+    const perf = (r: PageResult) => String(score(r.lhr, 'performance') ?? 'n/a');
+    lines.push(
+      `- ${engine}, ${page}: performance ${join(perf)}, ` +
+        `LCP ${join((r) => fmt(numeric(r.lhr, 'largest-contentful-paint'), 2, 1000))} s, ` +
+        `TBT ${join((r) => fmt(numeric(r.lhr, 'total-blocking-time'), 0))} ms, ` +
+        `CLS ${join((r) => fmt(numeric(r.lhr, 'cumulative-layout-shift'), 3))}`,
+    );
+  }
+  return lines;
+}
+
 async function main() {
   const started = performance.now();
+  // Other work on this small machine (builds, tests) moves the figures: the load is reported with them.
+  const loadAtStart = loadavg()[0]!;
   try {
     accessSync(chromePath, constants.X_OK);
   } catch {
     throw new Error(`No Chromium at ${chromePath} (set CHROME_PATH)`);
   }
-  const buildAtStart = buildFingerprint();
-  const engines: { engine: Engine; env: Record<string, string> }[] = [{ engine: 'PGlite', env: {} }];
-  let skipped = '';
-  if (await freshPostgresDatabase(pgUrl)) {
-    engines.push({ engine: 'PostgreSQL', env: { DATABASE_URL: pgUrl } });
-  } else {
-    skipped = `PostgreSQL is not reachable at ${pgUrl}: skipped, measured on PGlite only.`;
-    console.error(skipped);
+  const list = builds();
+  const labels = list.map((b) => b.label);
+  if (new Set(labels).size !== labels.length)
+    throw new Error(`BENCH_BUILDS: labels repeat (${labels.join(', ')})`);
+  for (const build of list) {
+    try {
+      accessSync(build.main, constants.R_OK);
+    } catch {
+      throw new Error(`${build.label}: no built server at ${build.main} (build that checkout first)`);
+    }
   }
+  const fingerprints = list.map(buildFingerprint);
+  const engines: { engine: Engine; env: Record<string, string>; fresh: () => Promise<boolean> }[] = [
+    { engine: 'PGlite', env: {}, fresh: async () => true },
+    { engine: 'PostgreSQL', env: { DATABASE_URL: pgUrl }, fresh: () => freshPostgresDatabase(pgUrl) },
+  ];
 
   const results: PageResult[] = [];
-  for (const { engine, env } of engines) results.push(...(await measureEngine(engine, env)));
+  const js: { build: string; js: InitialJs }[] = [];
+  let word: string | undefined;
+  let skipped = '';
+  engines: for (const { engine, env, fresh } of engines) {
+    for (const build of list) {
+      // Each build on a database of its own (a fresh one: the shop seeds it on its first start).
+      if (!(await fresh())) {
+        skipped = `PostgreSQL is not reachable at ${pgUrl}: skipped, measured on PGlite only.`;
+        console.error(skipped);
+        break engines;
+      }
+      const measured = await measureShop(engine, build, env, { word, js: js.length < list.length });
+      word = measured.word;
+      results.push(...measured.results);
+      if (measured.js) js.push({ build: build.label, js: measured.js });
+    }
+  }
 
-  const buildChanged = buildFingerprint() !== buildAtStart;
-  if (buildChanged) console.error('The build (apps/web/dist or apps/server/dist) changed during the run.');
+  const changed = list.filter((b, i) => buildFingerprint(b) !== fingerprints[i]).map((b) => b.label);
+  if (changed.length > 0) console.error(`Rebuilt during the run: ${changed.join(', ')}.`);
   const lhVersion = (
     JSON.parse(readFileSync(join(root, 'node_modules/lighthouse/package.json'), 'utf8')) as {
       version: string;
@@ -458,10 +730,12 @@ async function main() {
   const settings = first.configSettings;
   const benchmarkIndexes = results.map((r) => Math.round(r.lhr.environment.benchmarkIndex));
   const minutes = (performance.now() - started) / 60_000;
+  const last = labels.at(-1)!;
+  const current = results.filter((r) => r.build === last);
 
   const rows = results.map((r) => {
-    const s = (id: CategoryId) => String(score(r.lhr, id) ?? 'n/a');
-    return `| ${r.engine} | ${r.page} | ${s('performance')} | ${s('accessibility')} | ${s('best-practices')} | ${s('seo')} | ${fmt(numeric(r.lhr, 'largest-contentful-paint'), 2, 1000)} | ${fmt(numeric(r.lhr, 'cumulative-layout-shift'), 3)} | ${fmt(numeric(r.lhr, 'total-blocking-time'), 0)} | ${fmt(numeric(r.lhr, 'first-contentful-paint'), 2, 1000)} | ${[...r.perfRuns.map((p) => p ?? 'n/a'), ...r.failedRuns.map((e) => `failed (${e})`)].join(', ')} |`;
+    const s = (id: CategoryId) => scoreText(r, id);
+    return `| ${r.engine} | ${r.build} | ${r.page} | ${s('performance')} | ${s('accessibility')} | ${s('best-practices')} | ${s('seo')} | ${fmt(numeric(r.lhr, 'largest-contentful-paint'), 2, 1000)} | ${fmt(numeric(r.lhr, 'cumulative-layout-shift'), 3)} | ${fmt(numeric(r.lhr, 'total-blocking-time'), 0)} | ${fmt(numeric(r.lhr, 'first-contentful-paint'), 2, 1000)} | ${[...r.perfRuns.map((p) => p ?? 'n/a'), ...r.failedRuns.map((e) => `failed (${e})`)].join(', ')} |`;
   });
 
   const failures: string[] = [];
@@ -472,9 +746,13 @@ async function main() {
     const below100 = CATEGORIES.filter((id) => score(r.lhr, id) !== 100);
     if (missed.length === 0 && below100.length === 0) continue;
     const summary = missed.length > 0 ? missed.join('; ') : `targets met; under 100: ${below100.join(', ')}`;
-    failures.push(`- **${r.engine}, ${r.page}** (\`${r.path}\`): ${summary}`);
+    failures.push(`- **${r.engine}, ${r.build}, ${r.page}** (\`${r.path}\`): ${summary}`);
     failures.push(...failingAudits(r));
   }
+  const underPrevious = current.filter((r) => (score(r.lhr, 'performance') ?? 0) < PREVIOUS_PERFORMANCE);
+  const jsPart = jsReport(js);
+  const jsMissed = jsPart.growth !== undefined && jsPart.growth > TARGETS.jsGrowthBytes;
+  const pageMissed = current.some((r) => missedTargets(r).length > 0);
 
   const report = [
     `Run ${new Date().toISOString()}: Lighthouse ${lhVersion}, ${chromiumVersion()} (${CHROME_FLAGS.join(' ')}), ` +
@@ -483,20 +761,39 @@ async function main() {
       `(RTT ${settings.throttling.rttMs} ms, ${settings.throttling.throughputKbps} kbit/s, CPU ${settings.throttling.cpuSlowdownMultiplier}x), ` +
       `screen ${settings.screenEmulation.width}x${settings.screenEmulation.height}. Each page ${RUNS} times; the median run by performance ` +
       `score is shown (every run's performance in the last column; a run that fails with a Lighthouse error is repeated, up to ${RETRIES} times a page). Lighthouse's benchmark index of this machine: ` +
-      `${Math.min(...benchmarkIndexes)}–${Math.max(...benchmarkIndexes)}. The shop is started as \`npm start\` serves it ` +
-      `(default settings, a fresh data directory). Full run: ${minutes.toFixed(1)} min.`,
+      `${Math.min(...benchmarkIndexes)}–${Math.max(...benchmarkIndexes)}; load average (1 min) at the start and the end ` +
+      `${loadAtStart.toFixed(1)} / ${loadavg()[0]!.toFixed(1)}. The shop is started as \`npm start\` serves it ` +
+      `(default settings, a fresh data directory and database for each build). ` +
+      (list.length > 1
+        ? `Builds side by side in this run (BENCH_BUILDS): ${list.map((b) => `${b.label} = \`${checkoutOf(b)}\``).join(', ')}; for each engine, each build's shop in turn on the same pages. `
+        : '') +
+      `The search is for "${word ?? 'n/a'}", a word of the first ${CATEGORY} product's name as the API lists it; the 404 page is \`${NOT_FOUND_PATH}\` (measured with Lighthouse's ignoreStatusCode). ` +
+      `Full run: ${minutes.toFixed(1)} min.`,
     '',
-    '| engine | page | performance | accessibility | best practices | SEO | LCP s | CLS | TBT ms | FCP s | performance of the runs |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| engine | build | page | performance | accessibility | best practices | SEO | LCP s | CLS | TBT ms | FCP s | performance of the runs |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
-    `Targets on every page and engine: performance ≥ ${TARGETS.performance}, accessibility = best practices = SEO = 100, ` +
-      `CLS ≤ ${TARGETS.cls}, LCP ≤ ${TARGETS.lcpS} s.`,
+    ...(list.length > 1
+      ? [`Each page, ${labels.join(' → ')} (median runs):`, ...comparison(results, labels), '']
+      : []),
+    ...jsPart.lines,
+    '',
+    `Targets (issue 29), on ${list.length > 1 ? `the last build (${last})` : 'the build'}, every page and engine: performance ≥ ${TARGETS.performance}, ` +
+      `accessibility = best practices = SEO = 100, CLS ≤ ${TARGETS.cls}, LCP ≤ ${TARGETS.lcpS} s` +
+      (list.length > 1
+        ? `; the initial JS of \`/\` grows by at most ${bytes(TARGETS.jsGrowthBytes)} bytes gzipped from ${labels[0]} to ${last}.`
+        : '.') +
+      ` † The score as the target counts it, without the audits the page fails by design: ${byDesignNote(results)}.`,
+    `Previous performance target (before issue 29, which allows ${TARGETS.performance} while the loader is made correct): ≥ ${PREVIOUS_PERFORMANCE}; ` +
+      (underPrevious.length === 0
+        ? `every page of ${last} still meets it.`
+        : `under it on ${last}: ${underPrevious.map((r) => `${r.engine} ${r.page} (${score(r.lhr, 'performance') ?? 'n/a'})`).join(', ')}.`),
     ...(skipped ? ['', skipped] : []),
-    ...(buildChanged
+    ...(changed.length > 0
       ? [
           '',
-          '**The build (apps/web/dist or apps/server/dist) was rebuilt during this run: figures mix two builds.**',
+          `**Rebuilt during this run (its apps/web/dist or apps/server/dist changed): ${changed.join(', ')}; its figures mix two builds.**`,
         ]
       : []),
     '',
@@ -510,8 +807,10 @@ async function main() {
 
   writeSection('lighthouse', 'Lighthouse, mobile preset (npm run bench)', report);
 
-  if (results.some((r) => missedTargets(r).length > 0)) {
-    console.error('A Lighthouse target was missed (see above).');
+  if (pageMissed || jsMissed) {
+    console.error(
+      `A target was missed (see above)${pageMissed ? `: a page of ${last}` : ''}${jsMissed ? `${pageMissed ? ',' : ':'} the initial JS grew by ${bytes(jsPart.growth!)} bytes` : ''}.`,
+    );
     process.exitCode = 1;
   }
 }

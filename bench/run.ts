@@ -10,10 +10,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { BareRoute } from './bare-server.js';
 import { writeSection } from './results.js';
 import { cpus, tmpdir } from 'node:os';
-import { closedLoop, freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
+import {
+  closedLoop,
+  freshPostgresDatabase,
+  initialJsGzipBytes,
+  percentile,
+  stopChild,
+  waitFor,
+} from './lib.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
@@ -80,28 +86,19 @@ async function load(
   };
 }
 
-async function initialJsGzipBytes(base: string): Promise<{ files: string[]; gzipBytes: number }> {
-  const html = await (await fetch(base + '/')).text();
-  const files = [
-    ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),
-    // A rendered page's entry, asked for by its loader once the page has loaded (lib/entry-loader.ts).
-    ...html.matchAll(/<script[^>]+data-entry="([^"]+)"/g),
-    ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
-  ].map((m) => m[1]!);
-  // Nothing found means the page changed how it loads the app, not that it loads nothing.
-  if (files.length === 0) throw new Error('No entry module found in the HTML of /');
-  let gzipBytes = 0;
-  for (const file of new Set(files)) {
-    const body = Buffer.from(await (await fetch(base + file)).arrayBuffer());
-    gzipBytes += gzipSync(body, { level: 9 }).length;
-  }
-  return { files: [...new Set(files)], gzipBytes };
-}
-
 interface ShopRun {
   label: string;
   env: Record<string, string>;
 }
+
+/**
+ * The first download of `/`: 100 kB (issue 10), and the 2 kB issue 29 allows on top for recording and
+ * replaying taps made before the app starts (its chunk of replay code loads beside the page's code; what
+ * stays in the entry, taking the recording and loading every page's code before it is drawn, is ~300
+ * bytes). bench/lighthouse.ts measures the growth against the commit before, inline loader included.
+ */
+const ISSUE_29_ALLOWANCE = 2048;
+const INITIAL_JS_TARGET = 100 * 1024 + ISSUE_29_ALLOWANCE;
 
 const LIST = '/api/products';
 const IDENTITY = { 'accept-encoding': 'identity' };
@@ -297,14 +294,16 @@ async function main() {
     "Share of the bare server's req/s, each measured right after the shop (target for the list: at least 80% of the same bytes, headers included, at default settings with logging; the body-only figure is the yardstick before issue 10's second session, shown beside it):",
     ...ratios,
     `Response sizes: list of all ${sizes.products} products ${sizes.list} bytes (${sizes.listEncoded} bytes as ${sizes.listEncoding}), detail ${sizes.detail} bytes.`,
-    `Initial JS of / : ${js.gzipBytes} bytes gzipped (${(js.gzipBytes / 1024).toFixed(1)} kB; target at most 100 kB) in ${js.files.length} files: ${js.files.join(', ')}`,
+    `Initial JS of / : ${js.gzipBytes} bytes gzipped (${(js.gzipBytes / 1024).toFixed(1)} kB; target at most 100 kB, ${INITIAL_JS_TARGET} bytes with the ${ISSUE_29_ALLOWANCE} that issue 29 allows for the replay of early taps: ${js.gzipBytes > 100 * 1024 ? `${js.gzipBytes - 100 * 1024} bytes over 100 kB` : 'under 100 kB'}) in ${js.files.length} files: ${js.files.join(', ')}`,
   ].join('\n');
   console.log('\n' + report + '\n');
 
   writeSection('catalogue', 'Catalogue API and initial JS (npm run bench)', report);
 
   const failed =
-    results.some((r) => r.errors + r.non2xx > 0) || listShare(headline) < 0.8 || js.gzipBytes > 100 * 1024;
+    results.some((r) => r.errors + r.non2xx > 0) ||
+    listShare(headline) < 0.8 ||
+    js.gzipBytes > INITIAL_JS_TARGET;
   if (failed) {
     console.error('A target was missed (see above).');
     process.exitCode = 1;
