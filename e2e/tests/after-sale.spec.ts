@@ -96,13 +96,16 @@ test('a customer pays with a gift card and demo PayPal, cancels from the order p
   await page.getByRole('button', { name: 'Demo payment — no money moves' }).click();
   await expect(page).toHaveURL(/\/order-confirmation\/[0-9a-f-]{36}$/, { timeout: 20_000 });
   const orderId = page.url().split('/').pop()!;
+  // Issue 30: the confirmation shows the order's short number, the one My Orders and the mail use.
+  const orderNumber = (await fact(page, 'Order Number').textContent())!.trim();
+  expect(orderNumber).toMatch(/^#\d+$/);
 
   expect(await giftCardBalance(request, code)).toBe(0);
   await expect.poll(() => stockOf(request, product._id), { timeout: 10_000 }).toBe(stockBefore - 1);
 
   // The order, from My Orders: paid, with its timeline so far.
   await page.goto('/order-history');
-  const row = page.getByRole('listitem').filter({ hasText: `#${orderId}` });
+  const row = page.getByRole('listitem').filter({ hasText: orderNumber });
   await expect(row.getByText('Paid', { exact: true })).toBeVisible();
   await expect(row.getByText('Cancelled', { exact: true })).toHaveCount(0);
   await row.getByRole('link', { name: /View details/ }).click();
@@ -151,6 +154,11 @@ test('a customer pays with a gift card and demo PayPal, cancels from the order p
   const [mail] = await mailsAbout(email, orderId, cancelled);
   expect(mail).toContain(`We refunded ${usd(total)}`);
   expect(mail).toContain('$10.00 back to gift card ending');
+  expect(mail).toContain(`Order: ${orderNumber} (${orderId})`);
+  // The confirmation mail, sent when it was paid, names it by number in its subject and text.
+  const [confirmation] = await mailsAbout(email, orderId, /Thank you for your order/);
+  expect(confirmation).toContain(`Your Pixel Vault order ${orderNumber}`);
+  expect(confirmation).toContain(`Order: ${orderNumber}`);
   expect(errors).toEqual([]);
 });
 
@@ -201,7 +209,7 @@ test('an admin refunds part of a delivered order: the order shows the refund and
   await page.goto('/admin/dashboard');
   await page.getByRole('navigation').getByRole('button', { name: 'Manage Orders' }).click();
   await page.getByLabel('Filter by status').selectOption({ label: 'Delivered' });
-  await page.getByRole('searchbox', { name: 'Search by order id' }).fill(orderId);
+  await page.getByRole('searchbox', { name: 'Search by order number or id' }).fill(orderId);
   const card = page.getByRole('listitem').filter({ hasText: orderId });
   await expect(card).toHaveCount(1);
   await expect(card).toContainText('Delivered');

@@ -51,8 +51,8 @@ const ADDRESS = { address: '9 Crash Lane', city: 'Killville', postalCode: '99999
 /** After the restart: at least this long for the reconciler and the mail worker, at most the other. */
 const SETTLE_MIN_MS = 4000;
 const SETTLE_MAX_MS = 25_000;
-/** A confirmation's subject names its order (orders.mail.ts). */
-const CONFIRMATION_SUBJECT = /^Your Pixel Vault order ([0-9a-f-]{36})$/;
+/** A confirmation's subject names its order by number (orders.mail.ts, issue 30). */
+const CONFIRMATION_SUBJECT = /^Your Pixel Vault order #(\d+)$/;
 
 type Flow = 'gift-web' | 'paypal' | 'mixed' | 'gift-spec';
 /**
@@ -375,7 +375,7 @@ async function waitUntilSettled(
     await new Promise((r) => setTimeout(r, 500));
     const list = await callApi(url, 'GET', '/api/orders/admin/vieworders', { token: admin });
     const orders = Array.isArray(list.body) ? (list.body as Order[]) : [];
-    const paid = orders.filter((o) => o.isPaid).map((o) => o._id);
+    const paid = orders.filter((o) => o.isPaid).map((o) => String(o.orderNumber));
     const confirmed = new Set(
       readMailFiles(mailDir).map((m) => CONFIRMATION_SUBJECT.exec(m.subject)?.[1] ?? ''),
     );
@@ -484,6 +484,7 @@ async function checkInvariants(
   const violations: string[] = [];
   const orders = await queryRows<{
     id: string;
+    number: string;
     status: string;
     total_cents: unknown;
     confirmation_mail_id: string | null;
@@ -492,7 +493,7 @@ async function checkInvariants(
     refunded_cents: unknown;
   }>(
     db,
-    sql`select o.id, o.status, o.total_cents, o.confirmation_mail_id,
+    sql`select o.id, o.number::text as number, o.status, o.total_cents, o.confirmation_mail_id,
           coalesce((select -sum(l.amount_cents) from gift_card_ledger l
                     where l.order_id = o.id and l.kind in ('order_debit', 'order_refund')), 0) as gift_cents,
           coalesce((select sum(p.amount_cents) from payments p
@@ -565,8 +566,8 @@ async function checkInvariants(
   const outboxById = new Map(outbox.map((m) => [m.id, m]));
   const confirmationsOf = new Map<string, string[]>();
   for (const mail of outbox) {
-    const orderId = CONFIRMATION_SUBJECT.exec(mail.subject)?.[1];
-    if (orderId) confirmationsOf.set(orderId, [...(confirmationsOf.get(orderId) ?? []), mail.id]);
+    const number = CONFIRMATION_SUBJECT.exec(mail.subject)?.[1];
+    if (number) confirmationsOf.set(number, [...(confirmationsOf.get(number) ?? []), mail.id]);
   }
   const files = readMailFiles(mailDir);
   const filesOf = new Map<string, string[]>();
@@ -578,7 +579,7 @@ async function checkInvariants(
     filesOf.set(file.mailId, [...(filesOf.get(file.mailId) ?? []), file.file]);
   }
   for (const o of orders) {
-    const queued = confirmationsOf.get(o.id) ?? [];
+    const queued = confirmationsOf.get(o.number) ?? [];
     if (o.status !== 'paid') {
       if (o.confirmation_mail_id || queued.length > 0) {
         violations.push(

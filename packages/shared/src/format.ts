@@ -70,3 +70,6 @@ export function roundToHalf(rating: number): number {
 export function categoryLabel(slug: string): string {
   return slug.replace(/-/g, ' ');
 }
+
+/** An order's number as people read it (issue 30): `#1042`. */
+export const orderNumberText = (orderNumber: number): string => `#${orderNumber}`;

@@ -24,6 +24,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
   seq += 1;
   return {
     _id: uuid(seq),
+    orderNumber: 1000 + seq,
     user: { _id: uuid(seq + 9000), name: 'Ada Lovelace', email: 'ada@example.com' },
     createdAt: '2024-01-05T10:00:00.000Z',
     orderItems: [makeOrderItem({ itemName: 'Tetris', itemPrice: 45.2 })],

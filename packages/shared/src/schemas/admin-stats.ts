@@ -77,6 +77,7 @@ export const PRODUCT_CSV_COLUMNS = [
 
 export const ORDER_CSV_COLUMNS = [
   '_id',
+  'orderNumber',
   'createdAt',
   'email',
   'itemsPrice',

@@ -122,6 +122,8 @@ export type PaymentResult = z.infer<typeof PaymentResult>;
 /** An order as the API answers it (spec section 3), money in dollars with two decimals. */
 export const Order = z.object({
   _id: z.string(),
+  /** The number people read (issue 30): `#1042` in pages, mails and the CSV; URLs keep `_id`. */
+  orderNumber: z.number().int(),
   /** The customer: name and e-mail when read in full; just the id in the admin list. */
   user: z.union([OrderUser, z.string()]).nullable(),
   createdAt: z.string(),
@@ -149,6 +151,8 @@ export const Order = z.object({
   refundedPrice: z.number(),
   /** Oldest first. Only on a single order (GET /api/orders/:id and the admin's), not in lists. */
   timeline: z.array(OrderEvent).optional(),
+  /** The admin list's customer (where `user` is an id, spec section 3): name and e-mail (issue 30). */
+  customer: z.object({ name: z.string(), email: z.string() }).optional(),
 });
 export type Order = z.infer<typeof Order>;
 

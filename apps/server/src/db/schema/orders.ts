@@ -30,6 +30,15 @@ export const orders = pgTable(
   'orders',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /**
+     * The number people read (issue 30: `#1042` in pages, mails, the CSV and the admin's search); URLs
+     * and the API keep the id. From 1001, in the order orders were placed (migration 0013 numbered the
+     * orders before it by date). A number taken by a placement that rolled back is not reused.
+     */
+    number: integer('number')
+      .notNull()
+      .unique('orders_number_unique')
+      .generatedByDefaultAsIdentity({ startWith: 1001 }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     customerName: text('customer_name').notNull(),
     customerEmail: text('customer_email').notNull(),

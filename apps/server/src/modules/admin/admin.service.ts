@@ -207,6 +207,7 @@ export function createAdminService({
       const page = await db
         .select({
           id: orders.id,
+          number: orders.number,
           cursor: sql<string>`${orders.createdAt}::text`,
           createdAt: orders.createdAt,
           email: orders.customerEmail,
@@ -253,6 +254,7 @@ export function createAdminService({
       for (const o of page) {
         yield {
           _id: o.id,
+          orderNumber: o.number,
           createdAt: o.createdAt.toISOString(),
           email: o.email,
           itemsPrice: money(o.itemsCents),

@@ -532,12 +532,16 @@ describe('CSV exports (issue 15)', () => {
     );
     const text = res.rawPayload.toString('utf8');
     expect(text.split('\r\n')[0]).toBe(
-      '_id,createdAt,email,itemsPrice,shippingPrice,taxPrice,totalPrice,isPaid,paidAt,isDelivered,deliveredAt,items',
+      '_id,orderNumber,createdAt,email,itemsPrice,shippingPrice,taxPrice,totalPrice,isPaid,paidAt,isDelivered,deliveredAt,items',
     );
     const rows = rowsOf(text);
     expect(rows.map((r) => r._id)).toEqual([first, last]);
+    // Issue 30: the number people read, the one the order's pages and mails show.
+    const numberOf = async (id: string) =>
+      String((await ctx.db.select({ n: orders.number }).from(orders).where(eq(orders.id, id)))[0]?.n);
     expect(rows[0]).toEqual({
       _id: first,
+      orderNumber: await numberOf(first),
       createdAt: '2026-04-30T04:00:00.000Z',
       email: "'=cmd|calc@example.com",
       itemsPrice: '37.50',

@@ -91,6 +91,45 @@ describe('GET /api/orders/admin/vieworders', () => {
     expect(paged.json<OrdersPage>()).toMatchObject({ page: 2, total: 2, totalPage: 2 });
     expect(paged.json<OrdersPage>().orders.map((o) => o._id)).toEqual([first._id]);
   });
+
+  it('numbers orders in the order they were placed, and finds one by its number; cards name the customer', async () => {
+    const admin = await insertUser(ctx.db, { isAdmin: true });
+    const shopper = await insertUser(ctx.db, { name: 'Grace Hopper' });
+    const earlier = await orderFor(shopper.auth);
+    const later = await orderFor(shopper.auth);
+    expect(Number.isInteger(earlier.orderNumber)).toBe(true);
+    expect(earlier.orderNumber).toBeGreaterThanOrEqual(1001);
+    expect(later.orderNumber).toBeGreaterThan(earlier.orderNumber);
+
+    const search = async (q: string) => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/orders/admin/vieworders?q=${encodeURIComponent(q)}&page=1`,
+        headers: admin.auth,
+      });
+      expect(res.statusCode, q).toBe(200);
+      return res.json<OrdersPage>().orders;
+    };
+    for (const q of [`#${later.orderNumber}`, String(later.orderNumber), ` ${later.orderNumber} `]) {
+      const found = await search(q);
+      expect(
+        found.map((o) => o._id),
+        q,
+      ).toContain(later._id);
+      expect(
+        found.map((o) => o._id),
+        q,
+      ).not.toContain(earlier._id);
+    }
+    const [card] = await search(`#${later.orderNumber}`);
+    expect(card).toMatchObject({
+      orderNumber: later.orderNumber,
+      user: shopper.user.id,
+      customer: { name: 'Grace Hopper', email: shopper.user.email },
+    });
+    expect(await search('#99999999')).toEqual([]);
+    expect(await search('#12a')).toEqual([]);
+  });
 });
 
 describe('PUT /api/orders/:id/delivery', () => {

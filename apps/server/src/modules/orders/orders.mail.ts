@@ -1,11 +1,14 @@
-import { formatCents } from '@pixel-vault/shared';
+import { formatCents, orderNumberText } from '@pixel-vault/shared';
 import type { OrderItemRow, OrderRow } from '../../db/schema/index.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { NewMail } from '../mail/mail.service.js';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 
-/** The confirmation e-mail (spec section 7): order id, date, address, item table and totals. */
+/**
+ * The confirmation e-mail (spec section 7): order id, date, address, item table and totals; the order's
+ * number (issue 30) in the subject and above its id.
+ */
 export function confirmationMail(order: OrderRow, items: OrderItemRow[], paidAt: Date): NewMail {
   const date = dateFormat.format(order.createdAt);
   const address = [order.shipAddress, order.shipCity, order.shipPostalCode, order.shipCountry];
@@ -21,7 +24,8 @@ export function confirmationMail(order: OrderRow, items: OrderItemRow[], paidAt:
     '',
     `Thank you for your order at Pixel Vault. It was paid on ${dateFormat.format(paidAt)}.`,
     '',
-    `Order: ${order.id}`,
+    `Order: ${orderNumberText(order.number)}`,
+    `Order ID: ${order.id}`,
     `Date: ${date}`,
     '',
     'Shipping address:',
@@ -43,7 +47,7 @@ export function confirmationMail(order: OrderRow, items: OrderItemRow[], paidAt:
   const html = `<!doctype html>
 <html><body style="font-family:Arial,sans-serif;color:#222">
 <h1>Thank you for your order, ${escapeHtml(order.customerName)}!</h1>
-<p><strong>Order:</strong> ${escapeHtml(order.id)}<br><strong>Date:</strong> ${escapeHtml(date)}</p>
+<p><strong>Order:</strong> ${orderNumberText(order.number)}<br><strong>Order ID:</strong> ${escapeHtml(order.id)}<br><strong>Date:</strong> ${escapeHtml(date)}</p>
 <h2>Shipping address</h2>
 <p>${address.map((line) => escapeHtml(line)).join('<br>')}</p>
 <h2>Items</h2>
@@ -64,10 +68,15 @@ ${totals.map(([label, cents]) => `<tr><td>${label}</td><td style="text-align:rig
 <p>Pixel Vault</p>
 </body></html>`;
 
-  return { to: order.customerEmail, subject: `Your Pixel Vault order ${order.id}`, text, html };
+  return {
+    to: order.customerEmail,
+    subject: `Your Pixel Vault order ${orderNumberText(order.number)}`,
+    text,
+    html,
+  };
 }
 
-/** A short notice about an order: a greeting, a few paragraphs, the order's id and a link to it. */
+/** A short notice about an order: a greeting, a few paragraphs, the order's number and id. */
 function orderNotice(
   order: OrderRow,
   subject: string,
@@ -80,7 +89,7 @@ function orderNotice(
     '',
     ...paragraphs.flatMap((p) => [p, '']),
     ...(lines.length > 0 ? [...lines.map((l) => `  ${l}`), ''] : []),
-    `Order: ${order.id}`,
+    `Order: ${orderNumberText(order.number)} (${order.id})`,
     '',
     'Pixel Vault',
   ].join('\n');
@@ -90,10 +99,10 @@ function orderNotice(
 <p>Hello ${escapeHtml(order.customerName)},</p>
 ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
 ${lines.length > 0 ? `<ul>${lines.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : ''}
-<p><strong>Order:</strong> ${escapeHtml(order.id)}</p>
+<p><strong>Order:</strong> ${orderNumberText(order.number)} (${escapeHtml(order.id)})</p>
 <p>Pixel Vault</p>
 </body></html>`;
-  return { to: order.customerEmail, subject: `${subject} ${order.id}`, text, html };
+  return { to: order.customerEmail, subject: `${subject} ${orderNumberText(order.number)}`, text, html };
 }
 
 /** Where refunded money went, one line each: "$20.00 back to gift card ending 4F2K". */

@@ -106,6 +106,7 @@ export function toOrderDto(
   const open = row.status === 'unpaid';
   return {
     _id: row.id,
+    orderNumber: row.number,
     user: row.userId ? { _id: row.userId, name: row.customerName, email: row.customerEmail } : null,
     createdAt: row.createdAt.toISOString(),
     orderItems: items.map((item) => ({

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type SQL, and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import {
-  ADMIN_ORDERS_DEFAULT_LIMIT,
   type AdminOrdersQuery,
   type CreateOrderBody,
   type Order,
-  type OrderStatus,
   formatCents,
-  requestedPage,
   toDollars,
 } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
@@ -15,7 +12,6 @@ import type { Database, Executor, Transaction } from '../../db/client.js';
 import { type OrderRow, mailOutbox, orderEvents, orders, payments } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { pageTotals, windowTotal } from '../../lib/paging.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { enqueueMail, outboxInsert } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
@@ -24,6 +20,7 @@ import type { StockChange } from '../products/products.stock.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { expireLocked, isOverdue, orderExpired } from './orders.expiry.js';
 import { createOrderPlacement } from './orders.place.js';
+import { type AdminOrdersPage, adminList } from './orders.admin.js';
 import { confirmationMail, deliveredMail } from './orders.mail.js';
 import { checkTransition, eventInsert, orderClosed, recordEvent } from './orders.lifecycle.js';
 import {
@@ -33,32 +30,7 @@ import {
   lockOrder,
   moneyOn,
   orderDto,
-  toOrderDtos,
 } from './orders.repo.js';
-
-export interface AdminOrdersPage {
-  orders: Order[];
-  page: number;
-  totalPage: number;
-  total: number;
-}
-
-/** The rows whose API status (orders.lifecycle.ts statusOf) is `status`. */
-function statusFilter(status: OrderStatus): SQL {
-  switch (status) {
-    case 'awaiting_payment':
-      return sql`${orders.status} = 'unpaid'`;
-    case 'paid':
-      return sql`${orders.status} = 'paid' and not ${orders.isDelivered}`;
-    case 'delivered':
-      return sql`${orders.status} = 'paid' and ${orders.isDelivered}`;
-    default:
-      return sql`${orders.status} = ${status}`;
-  }
-}
-
-/** An order id or its beginning: anything else cannot match, so it is not even asked. */
-const ID_PREFIX = /^[0-9a-f-]*$/;
 
 export const orderNotFound = () => notFound('Order not found');
 export const orderAlreadyPaid = () => new AppError(409, 'This order is already paid', 'ORDER_PAID');
@@ -309,41 +281,7 @@ export function createOrdersService({
     },
     now: clock,
 
-    async adminList({ q, status, ...query }) {
-      const prefix = (q ?? '').toLowerCase();
-      const paging = requestedPage(query, ADMIN_ORDERS_DEFAULT_LIMIT);
-      if (!ID_PREFIX.test(prefix))
-        return paging ? { orders: [], page: paging.page, totalPage: 1, total: 0 } : [];
-      const filters = [
-        prefix ? sql`${orders.id}::text like ${`${prefix}%`}` : undefined,
-        status ? statusFilter(status) : undefined,
-      ].filter((f) => f !== undefined);
-      const where = filters.length > 0 ? and(...filters) : undefined;
-      const newestFirst = [desc(orders.createdAt), desc(orders.id)];
-      // The admin list names the customer by id only (spec section 3).
-      const toAdminDtos = async (rows: OrderRow[]) =>
-        (await toOrderDtos(db, rows, publicUrl)).map((dto, i) => ({ ...dto, user: rows[i]?.userId ?? null }));
-
-      if (!paging) {
-        return toAdminDtos(
-          await db
-            .select()
-            .from(orders)
-            .where(where)
-            .orderBy(...newestFirst),
-        );
-      }
-      const { page, limit } = paging;
-      const rows = await db
-        .select({ order: orders, total: windowTotal() })
-        .from(orders)
-        .where(where)
-        .orderBy(...newestFirst)
-        .limit(limit)
-        .offset((page - 1) * limit);
-      const { total, totalPage } = await pageTotals(db, rows, { from: orders, where }, limit);
-      return { orders: await toAdminDtos(rows.map((r) => r.order)), page, totalPage, total };
-    },
+    adminList: (query) => adminList(db, query, publicUrl),
 
     async markDelivered(admin, orderId) {
       let mailQueued = false;

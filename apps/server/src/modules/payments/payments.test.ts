@@ -607,7 +607,7 @@ describe('demo mode (no PayPal credentials)', () => {
     const mails = ctx.mail.sent.filter((m) => m.to === user.email);
     expect(mails).toHaveLength(1);
     const mail = mails[0];
-    expect(mail?.subject).toBe(`Your Pixel Vault order ${order._id}`);
+    expect(mail?.subject).toBe(`Your Pixel Vault order #${order.orderNumber}`);
     expect(mail?.text).toContain(order._id);
     expect(mail?.text).toContain('Zelda <II> & "Link": 2 x $19.99 = $39.98');
     expect(mail?.text).toContain('Total: $53.97');

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import type { Order, OrderStatus } from '@pixel-vault/shared';
+import { orderNumberText, type Order, type OrderStatus } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { LabelledField } from '../../ui/LabelledField';
@@ -86,8 +86,8 @@ function StatusFilter({
 }
 
 /**
- * Manage Orders (spec section 2): every order, newest first, searchable by id, paged; issue 12 filters
- * it by status.
+ * Manage Orders (spec section 2): every order, newest first, searchable by id (issue 30: or number),
+ * paged; issue 12 filters it by status.
  */
 export function ManageOrdersSection() {
   const [text, setText] = useState('');
@@ -104,8 +104,8 @@ export function ManageOrdersSection() {
       <div className="flex flex-col gap-4 sm:flex-row sm:items-end">
         <div className="flex-1">
           <SearchBox
-            label="Search by order id"
-            placeholder="Search by order id"
+            label="Search by order number or id"
+            placeholder="Search by order number or id"
             value={text}
             onChange={(value) => {
               setText(value);
@@ -132,6 +132,16 @@ export function ManageOrdersSection() {
           <ul aria-label="Orders" className="grid gap-4 lg:grid-cols-2">
             {orders.map((order) => (
               <li key={order._id} className="flex flex-col gap-2 border-2 border-zinc-700 bg-zinc-950 p-4">
+                {/* Issue 30: the number and the customer people read; the spec's ids below them. */}
+                <h3 className="font-mono text-lg font-semibold text-zinc-50">
+                  Order {orderNumberText(order.orderNumber)}
+                </h3>
+                {order.customer && (
+                  <p className="break-all">
+                    <span className="text-zinc-400">Customer: </span>
+                    {order.customer.name} &lt;{order.customer.email}&gt;
+                  </p>
+                )}
                 <p className="break-all">
                   <span className="text-zinc-400">Order ID: </span>
                   {order._id}

@@ -108,6 +108,21 @@ describe('Manage Orders', () => {
     expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?page=2');
   });
 
+  it('heads each card with the order number and names the customer beside the spec ids (issue 30)', async () => {
+    const order = makeOrder({
+      orderNumber: 1042,
+      user: 'user-id-1',
+      customer: { name: 'Grace Hopper', email: 'grace@example.com' },
+    });
+    serveOrders([order]);
+    renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
+    const card = within((await screen.findAllByRole('listitem'))[0]!);
+    expect(card.getByRole('heading', { name: 'Order #1042' })).toBeInTheDocument();
+    expect(card.getByText('Grace Hopper <grace@example.com>')).toBeInTheDocument();
+    expect(card.getByText(order._id)).toBeInTheDocument();
+    expect(card.getByText('user-id-1')).toBeInTheDocument();
+  });
+
   it('shows no pager for a single page', async () => {
     serveOrders([makeOrder()]);
     renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
@@ -120,7 +135,7 @@ describe('Manage Orders', () => {
     const user = userEvent.setup();
     renderWithProviders(<ManageOrdersSection />, { preloadedState: adminState });
     await screen.findByRole('list', { name: 'Orders' });
-    await user.type(screen.getByRole('searchbox', { name: 'Search by order id' }), 'abc1');
+    await user.type(screen.getByRole('searchbox', { name: 'Search by order number or id' }), 'abc1');
     await waitFor(() => expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?q=abc1&page=1'));
   });
 });
@@ -148,7 +163,7 @@ describe('Manage Orders: status filter (issue 12)', () => {
     await waitFor(() =>
       expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?page=1&status=cancelled'),
     );
-    await user.type(screen.getByRole('searchbox', { name: 'Search by order id' }), 'abc1');
+    await user.type(screen.getByRole('searchbox', { name: 'Search by order number or id' }), 'abc1');
     await waitFor(() =>
       expect(calledUrls(mock)).toContain('/api/orders/admin/vieworders?q=abc1&page=1&status=cancelled'),
     );

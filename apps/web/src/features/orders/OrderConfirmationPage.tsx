@@ -1,5 +1,5 @@
 import { Link, useParams } from 'react-router';
-import { formatCents, formatDollars, formatOrderDate } from '@pixel-vault/shared';
+import { formatCents, formatDollars, formatOrderDate, orderNumberText } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
@@ -44,6 +44,7 @@ export default function OrderConfirmationPage() {
           </div>
           <Section title="Order">
             <dl>
+              <Fact label="Order Number">{orderNumberText(order.orderNumber)}</Fact>
               <Fact label="Order ID">{order._id}</Fact>
               <Fact label="Date">{formatOrderDate(order.createdAt)}</Fact>
               <Fact label="Items Total">{formatCents(itemsTotalCents(order.orderItems))}</Fact>

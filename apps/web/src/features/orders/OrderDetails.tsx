@@ -1,4 +1,4 @@
-import { formatOrderDate, toDollars, type Order } from '@pixel-vault/shared';
+import { formatOrderDate, orderNumberText, toDollars, type Order } from '@pixel-vault/shared';
 import { ORDER_STATUS_LABELS } from '../../ui/orderStatus';
 import { Price } from '../../ui/Price';
 import { Fact } from '../../ui/Fact';
@@ -31,6 +31,8 @@ export function OrderDetails({
     <div className="grid gap-6 lg:grid-cols-2">
       <Section title="Summary">
         <dl>
+          {/* Issue 30: the number people read; the spec's id below it. */}
+          {order.orderNumber > 0 && <Fact label="Order Number">{orderNumberText(order.orderNumber)}</Fact>}
           <Fact label="Order ID">{order._id || NOT_AVAILABLE}</Fact>
           <Fact label="Customer Email">{customerEmail(order) ?? NOT_AVAILABLE}</Fact>
           <Fact label="Date">{date || NOT_AVAILABLE}</Fact>

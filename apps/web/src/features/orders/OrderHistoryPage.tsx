@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { formatDollars, formatOrderDate } from '@pixel-vault/shared';
+import { formatDollars, formatOrderDate, orderNumberText } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
@@ -34,8 +34,8 @@ export default function OrderHistoryPage() {
               key={order._id}
               className="grid grid-cols-2 items-center gap-x-4 gap-y-2 border-4 border-zinc-800 p-4 sm:grid-cols-[minmax(0,1fr)_auto_auto_auto_auto]"
             >
-              <span className="col-span-2 font-mono text-sm break-all text-zinc-100 sm:col-span-1">
-                #{order._id}
+              <span className="col-span-2 font-mono font-semibold break-all text-zinc-100 sm:col-span-1">
+                {orderNumberText(order.orderNumber)}
               </span>
               <span className="text-zinc-300">{formatOrderDate(order.createdAt)}</span>
               <span className="text-right font-semibold text-lime-300 tabular-nums">
@@ -52,14 +52,14 @@ export default function OrderHistoryPage() {
                     to={`/order/${order._id}`}
                     className="font-semibold text-lime-300 underline-offset-4 hover:underline"
                   >
-                    Pay now <span className="sr-only">for order #{order._id}</span>
+                    Pay now <span className="sr-only">for order {orderNumberText(order.orderNumber)}</span>
                   </Link>
                 )}
                 <Link
                   to={`/order/${order._id}`}
                   className="font-semibold text-cyan-300 underline-offset-4 hover:underline"
                 >
-                  View details<span className="sr-only"> of order #{order._id}</span>
+                  View details<span className="sr-only"> of order {orderNumberText(order.orderNumber)}</span>
                 </Link>
               </span>
             </li>

@@ -61,7 +61,7 @@ describe('OrderHistoryPage (My Orders)', () => {
     expect(rows).toHaveLength(3);
 
     const first = within(rows[0]!);
-    expect(first.getByText(`#${paidOrder._id}`)).toBeInTheDocument();
+    expect(first.getByText(`#${paidOrder.orderNumber}`)).toBeInTheDocument();
     expect(first.getByText('Jan 5th 24')).toBeInTheDocument();
     expect(first.getByText('$59.97')).toBeInTheDocument();
     expect(first.getByText('Paid')).toHaveClass('text-green-300');
@@ -95,7 +95,7 @@ describe('OrderHistoryPage (My Orders)', () => {
 
     const pay = within(list).getAllByRole('link', { name: /^Pay now/ });
     expect(pay).toHaveLength(1);
-    expect(pay[0]).toHaveAccessibleName(`Pay now for order #${open._id}`);
+    expect(pay[0]).toHaveAccessibleName(`Pay now for order #${open.orderNumber}`);
     expect(pay[0]).toHaveAttribute('href', `/order/${open._id}`);
 
     const user = userEvent.setup();
@@ -142,6 +142,7 @@ describe('OrderDetailPage', () => {
     renderAt(`/order/${order._id}`);
     expect(await screen.findByText(order._id)).toBeInTheDocument();
     expect(factOf('Order ID')).toHaveTextContent(order._id);
+    expect(factOf('Order Number')).toHaveTextContent(`#${order.orderNumber}`);
     expect(factOf('Customer Email')).toHaveTextContent('ada@example.com');
     expect(factOf('Date')).toHaveTextContent('Jan 5th 24');
     // 3 x 19.99 + 1 x 0.10 (a missing quantity counts as 1) = 60.07, not the order's `price`.
@@ -456,6 +457,7 @@ describe('OrderConfirmationPage', () => {
     expect(await screen.findByRole('heading', { name: 'Thank you for your order!' })).toBeInTheDocument();
     expect(screen.getByText('A confirmation email has been sent to ada@example.com.')).toBeInTheDocument();
     expect(factOf('Order ID')).toHaveTextContent(order._id);
+    expect(factOf('Order Number')).toHaveTextContent(`#${order.orderNumber}`);
     expect(factOf('Date')).toHaveTextContent('Jan 5th 24');
     expect(factOf('Items Total')).toHaveTextContent('$90.40');
     expect(factOf('Shipping Price')).toHaveTextContent('$0.00');
@@ -493,6 +495,7 @@ describe('OrderConfirmationPage', () => {
     expect(await screen.findByText(/This order is not paid yet/)).toBeInTheDocument();
     expect(screen.queryByText(/A confirmation email has been sent/)).not.toBeInTheDocument();
     expect(factOf('Order ID')).toHaveTextContent(order._id);
+    expect(factOf('Order Number')).toHaveTextContent(`#${order.orderNumber}`);
   });
 
   it("shows 'Error: {message}' when the order cannot be read", async () => {
