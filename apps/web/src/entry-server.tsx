@@ -37,13 +37,14 @@ const CATEGORY_DESCRIPTIONS: Record<string, string> = {
 type Route =
   | { page: 'home' }
   | { page: 'category'; category: string; q: string; listPage: number }
-  | { page: 'product'; id: string };
+  | { page: 'product'; category: string; id: string };
 
 /** The catalogue routes of router.tsx that are rendered on the server; every other page is not. */
 function matchCatalogue(pathname: string, search: URLSearchParams): Route | undefined {
   if (pathname === '/' || matchPath('/shop/home', pathname)) return { page: 'home' };
   const product = matchPath('/shop/:category/product/:id', pathname);
-  if (product) return { page: 'product', id: product.params.id ?? '' };
+  if (product)
+    return { page: 'product', category: product.params.category ?? '', id: product.params.id ?? '' };
   const category = matchPath('/shop/:category', pathname);
   if (category) {
     return {
@@ -168,6 +169,12 @@ export const render: RenderPage = async (request: RenderRequest): Promise<Render
   } else {
     const id = route.page === 'product' ? route.id : '';
     const { data, error } = await store.dispatch(catalogApi.endpoints.getProduct.initiate(id));
+    if (data && route.page === 'product' && route.category !== data.productCategory) {
+      // Issue 30: a product reached under another category (an old or mistyped link) moves to its own
+      // address for good, so that a search engine and the shopper keep one.
+      const location = `/shop/${data.productCategory}/product/${data._id}${url.search}`;
+      return { kind: 'redirect', status: 301, location };
+    }
     if (data) {
       head = productHead(data, origin);
     } else {

@@ -9,6 +9,11 @@ export function navSlug(label: string): string {
   return label.toLowerCase().replace(/\s+/g, '-');
 }
 
+/** A category as people read it: "Retro Games" for `retro-games` (the header's label; issue 30). */
+export function categoryTitle(slug: string): string {
+  return NAV_CATEGORIES.find((label) => navSlug(label) === slug) ?? slug.replace(/-/g, ' ');
+}
+
 export function isCategory(value: string): value is CategorySlug {
   return (CATEGORIES as readonly string[]).includes(value);
 }

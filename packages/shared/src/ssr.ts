@@ -14,7 +14,7 @@ export interface RenderRequest {
 /** A page to send (its head tags, its markup, its hydration data as script-safe JSON), or a redirect. */
 export type RenderResult =
   | { kind: 'page'; status: number; head: string; html: string; state: string }
-  | { kind: 'redirect'; status: 302; location: string };
+  | { kind: 'redirect'; status: 301 | 302; location: string };
 
 /** What the render module exports. Undefined: the page is not rendered on the server. */
 export type RenderPage = (request: RenderRequest) => Promise<RenderResult | undefined>;

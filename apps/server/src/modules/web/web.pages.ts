@@ -43,7 +43,7 @@ interface Made {
 /** What the server render made of a URL, as kept. */
 export type Rendered =
   | { kind: 'page'; status: number; answer: CachedAnswer; made: Made }
-  | { kind: 'redirect'; status: 302; location: string }
+  | { kind: 'redirect'; status: 301 | 302; location: string }
   | { kind: 'shell' };
 
 export interface PagesOptions {

@@ -109,13 +109,21 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(html).toMatch(/<style>[^<]*\.pixel-heading\{/);
   });
 
-  it('says a sold-out product is out of stock, and canonicalises a product reached through another category', async () => {
-    const res = await ctx.app.inject({ method: 'GET', url: `/shop/retro-games/product/${soldOut.id}` });
+  it('says a sold-out product is out of stock, and moves a product reached through another category for good', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: `/shop/consoles/product/${soldOut.id}` });
     expect(res.statusCode).toBe(200);
     const [product] = jsonLd(res.body);
     expect((product!.offers as Record<string, unknown>).availability).toBe('https://schema.org/OutOfStock');
     expect(res.body).toContain(`/shop/consoles/product/${soldOut.id}" />`);
     expect(rootMarkup(res.body)).toContain('Unavailable');
+
+    // Issue 30: the wrong category answers 301 to the product's own address, keeping the query.
+    const moved = await ctx.app.inject({
+      method: 'GET',
+      url: `/shop/retro-games/product/${soldOut.id}?ref=mail`,
+    });
+    expect(moved.statusCode).toBe(301);
+    expect(moved.headers.location).toBe(`/shop/consoles/product/${soldOut.id}?ref=mail`);
   });
 
   it('renders a page once while the catalogue is unchanged, again at once after a change, with an ETag', async () => {

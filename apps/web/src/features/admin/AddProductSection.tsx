@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import {
   ADD_PRODUCT_SUCCESS_MS,
   CATEGORIES,
+  categoryTitle,
   CreateProductFields,
   MAX_PRODUCT_IMAGES,
 } from '@pixel-vault/shared';
@@ -87,6 +88,7 @@ export function AddProductSection() {
         value={values.productCategory}
         onChange={set('productCategory')}
         options={CATEGORIES}
+        optionLabel={categoryTitle}
       />
       <TextAreaField
         label="Description"

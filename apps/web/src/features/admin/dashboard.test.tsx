@@ -166,7 +166,9 @@ describe('AdminDashboardPage', () => {
 
 async function fillProduct(user: ReturnType<typeof userEvent.setup>, { price = '19.99' } = {}) {
   await user.type(screen.getByLabelText('Name'), 'Pac-Man Cabinet');
-  await user.selectOptions(screen.getByLabelText('Category'), 'consoles');
+  // Issue 30: people read the header's labels; the slug is what is sent.
+  expect(screen.getByRole('option', { name: 'Retro Games' })).toHaveValue('retro-games');
+  await user.selectOptions(screen.getByLabelText('Category'), 'Consoles');
   await user.type(screen.getByLabelText('Description'), 'A full-size arcade cabinet.');
   if (price) await user.type(screen.getByLabelText('Price'), price);
   await user.type(screen.getByLabelText('Stock Quantity'), '3');

@@ -56,11 +56,14 @@ export function SelectField({
   value,
   onChange,
   options,
+  optionLabel = (option) => option,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   options: readonly string[];
+  /** What a person reads for an option (its value is sent): "Retro Games" for `retro-games`. */
+  optionLabel?: (option: string) => string;
 }) {
   return (
     <LabelledField label={label}>
@@ -73,7 +76,7 @@ export function SelectField({
         >
           {options.map((option) => (
             <option key={option} value={option}>
-              {option}
+              {optionLabel(option)}
             </option>
           ))}
         </select>

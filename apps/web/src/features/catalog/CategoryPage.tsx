@@ -1,13 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
-import {
-  HOME_FAVOURITES,
-  NAV_CATEGORIES,
-  categoryLabel,
-  isCategory,
-  navSlug,
-  type Category,
-} from '@pixel-vault/shared';
+import { HOME_FAVOURITES, categoryTitle, isCategory, type Category } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Pager } from '../../ui/Pager';
@@ -30,9 +23,7 @@ export function pageParam(value: string | null): number {
 }
 
 /** "retro-games" -> "Retro Games", as the header labels it (spec: the category with spaces). */
-export function categoryHeading(slug: string): string {
-  return NAV_CATEGORIES.find((label) => navSlug(label) === slug) ?? categoryLabel(slug);
-}
+export const categoryHeading = categoryTitle;
 
 /** /shop/:category — an unknown category goes to / (spec section 2: any other path). */
 export function CategoryRoute() {

@@ -5,6 +5,7 @@ import { Route, Routes, useLocation } from 'react-router';
 import type { Product } from '@pixel-vault/shared';
 import { makeProduct } from '../../test/factories';
 import { jsonResponse, stubFetch } from '../../test/fetch';
+import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { type AddToCart, ProductPage } from './ProductPage';
 
@@ -66,13 +67,45 @@ describe('ProductPage', () => {
     expect(document.title).toBe('Super Mario Bros. 3 — Pixel Vault');
   });
 
-  it("shows a not-found page with 'Error: {message}' for a product that does not exist", async () => {
-    stubFetch(() => jsonResponse({ message: 'Product not found' }, 404));
-    renderProduct({ _id: '00000000-0000-4000-8000-00000000dead', productCategory: 'puzzles' });
-    expect(await screen.findByText('Error: Product not found')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 1, name: 'Product not found' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/');
-    await waitFor(() => expect(document.title).toBe('Product not found — Pixel Vault'));
+  it('shows a not-found page in words for a shopper, with the ways back, for a product that does not exist', async () => {
+    // A mistyped id answers 400 "Invalid id": the shopper reads the same page (issue 30).
+    for (const [status, message] of [
+      [404, 'Product not found'],
+      [400, 'Invalid id'],
+    ] as const) {
+      stubFetch(() => jsonResponse({ message }, status));
+      const { unmount } = renderProduct({ _id: `not-a-product-${status}`, productCategory: 'puzzles' });
+      expect(await screen.findByText("We couldn't find that product.")).toBeInTheDocument();
+      expect(screen.getByRole('heading', { level: 1, name: 'Product not found' })).toBeInTheDocument();
+      expect(screen.queryByText(`Error: ${message}`)).not.toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to the shop' })).toHaveAttribute('href', '/');
+      expect(screen.getByRole('link', { name: 'Browse Puzzles' })).toHaveAttribute('href', '/shop/puzzles');
+      await waitFor(() => expect(document.title).toBe('Product not found — Pixel Vault'));
+      unmount();
+    }
+  });
+
+  it('moves a product reached under another category to its own address', async () => {
+    const product = makeProduct({ productCategory: 'consoles' });
+    serveProduct(product);
+    renderWithProviders(
+      <Routes>
+        <Route
+          path="/shop/:category/product/:id"
+          element={
+            <>
+              <ProductPage addToCart={added} />
+              <LocationProbe />
+            </>
+          }
+        />
+      </Routes>,
+      { route: `/shop/puzzles/product/${product._id}?ref=mail#reviews` },
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: product.productName })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(
+      `/shop/consoles/product/${product._id}?ref=mail`,
+    );
   });
 
   it("shows 'Error: {message}' without the not-found page when loading fails otherwise", async () => {

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router';
-import { categoryLabel, type Product } from '@pixel-vault/shared';
+import { categoryLabel, categoryTitle, isCategory, type Product } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Price } from '../../ui/Price';
@@ -213,19 +213,29 @@ function isUnknownProduct(error: unknown): boolean {
   return status === 404 || status === 400;
 }
 
-/** A real "not found" page (the server answers it with status 404 and noindex). */
-function ProductNotFound({ error }: { error: unknown }) {
+/**
+ * A real "not found" page (the server answers it with status 404 and noindex; issue 30: in words for a
+ * shopper, not the API's "Invalid id"), with the ways back: the shop, and the category the link named.
+ */
+function ProductNotFound() {
+  const { category } = useParams();
   return (
     <section className="flex flex-col items-center gap-6 py-12 text-center">
       <h1 className="pixel-heading text-xl text-lime-300 sm:text-2xl">Product not found</h1>
-      {/* Spec section 8: detail views show 'Error: {message}'. */}
-      <ErrorLine message={errorMessage(error)} />
+      <p className="max-w-md text-lg text-zinc-100">We couldn&apos;t find that product.</p>
       <p className="max-w-md text-zinc-300">
-        This product is not in the shop: it may have been removed, or the link is mistyped.
+        It may have sold and been taken off the shelf, or the link may be mistyped.
       </p>
-      <Link to="/" className="btn btn-primary">
-        Back to the shop
-      </Link>
+      <div className="flex flex-wrap justify-center gap-3">
+        <Link to="/" className="btn btn-primary">
+          Back to the shop
+        </Link>
+        {category && isCategory(category) && (
+          <Link to={`/shop/${category}`} className="btn btn-secondary">
+            Browse {categoryTitle(category)}
+          </Link>
+        )}
+      </div>
     </section>
   );
 }
@@ -233,8 +243,7 @@ function ProductNotFound({ error }: { error: unknown }) {
 /**
  * /shop/:category/product/:id (spec section 2). Also /product/:id (issue 14: "Review this product" in an
  * order knows the product but not its category): once the product is known, the address becomes its
- * own, keeping the #fragment. (A product under another category is shown there, with its own address as
- * the canonical link: the server renders it so, and hydration must draw the same.)
+ * own, keeping the #fragment; so does a product reached under another category (issue 30).
  */
 export function ProductPage({ reviews, addToCart }: ProductPageSlots) {
   const { id = '', category } = useParams();
@@ -256,14 +265,15 @@ export function ProductPage({ reviews, addToCart }: ProductPageSlots) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       {notFound ? (
-        <ProductNotFound error={known.error ?? error} />
+        <ProductNotFound />
       ) : error && !isFetching ? (
         <ErrorLine message={errorMessage(error)} />
       ) : !loaded ? (
         <p role="status" className="py-12 text-center text-lg text-zinc-300">
           Loading product...
         </p>
-      ) : category === undefined ? (
+      ) : category !== loaded.productCategory ? (
+        // /product/:id, or another category's address (the server answers that one with a 301).
         <Navigate replace to={`/shop/${loaded.productCategory}/product/${loaded._id}${search}${hash}`} />
       ) : (
         <ProductDetails product={loaded} reviews={reviews} addToCart={addToCart} />
