@@ -16,7 +16,7 @@ export function imageSrcSet(url: string): string | undefined {
     .join(', ');
 }
 
-/** The slot of a card image in the catalogue grid: one column on phones, two, then three. */
-export const CARD_IMAGE_SIZES = '(min-width: 1024px) 340px, (min-width: 640px) 45vw, 90vw';
+/** The slot of a card image in the catalogue grid: one column below 360 px, two, then three from 1024. */
+export const CARD_IMAGE_SIZES = '(min-width: 1024px) 340px, (min-width: 360px) 45vw, 90vw';
 /** The product page's main image: the left half of the page from md up. */
 export const DETAIL_IMAGE_SIZES = '(min-width: 1152px) 540px, (min-width: 768px) 45vw, 90vw';

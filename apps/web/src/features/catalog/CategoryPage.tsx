@@ -7,7 +7,7 @@ import { Pager } from '../../ui/Pager';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useGetProductsQuery } from './api';
 import { CardRating } from './CardRating';
-import { ProductCard, ProductGridSkeleton } from './ProductCard';
+import { PRODUCT_GRID_CLASS, ProductCard, ProductGridSkeleton } from './ProductCard';
 
 export const CATEGORY_PAGE_SIZE = 24;
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -120,7 +120,7 @@ export function CategoryPage({ category }: { category: Category }) {
           <ul
             aria-busy={isFetching}
             aria-label={`${heading} products`}
-            className={`grid grid-cols-1 gap-6 transition-opacity sm:grid-cols-2 lg:grid-cols-3 ${isFetching ? 'opacity-60' : ''}`}
+            className={`${PRODUCT_GRID_CLASS} transition-opacity ${isFetching ? 'opacity-60' : ''}`}
           >
             {data.products.map((product, index) => (
               <li key={product._id}>

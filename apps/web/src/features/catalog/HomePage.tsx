@@ -4,7 +4,7 @@ import { ErrorLine } from '../../ui/ErrorLine';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useFavourites } from './favourites';
 import { PixelSprite } from './PixelSprite';
-import { ProductCard, ProductGridSkeleton } from './ProductCard';
+import { PRODUCT_GRID_CLASS, ProductCard, ProductGridSkeleton } from './ProductCard';
 
 function Hero() {
   return (
@@ -47,7 +47,7 @@ function Favourites() {
       ) : favourites.length === 0 ? (
         <p className="text-center text-zinc-300">No products found</p>
       ) : (
-        <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className={PRODUCT_GRID_CLASS}>
           {favourites.map((product, index) => (
             <li key={product._id}>
               <ProductCard product={product} priority={index === 0} />

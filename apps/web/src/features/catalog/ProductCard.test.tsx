@@ -22,3 +22,16 @@ describe('card tilt (spec section 9: at most 16.25 degrees per axis)', () => {
     expect(card.style.transform).toBe('');
   });
 });
+
+describe('a sold-out card (issue 30)', () => {
+  it('says "Sold out" in words, part of the link a screen reader reads; a card in stock does not', () => {
+    renderWithProviders(
+      <>
+        <ProductCard product={makeProduct({ productName: 'Boxed Virtual Boy', stockQuantity: 0 })} />
+        <ProductCard product={makeProduct({ productName: 'Loose Game Boy', stockQuantity: 2 })} />
+      </>,
+    );
+    expect(screen.getByRole('link', { name: /Boxed Virtual Boy/ })).toHaveAccessibleName(/Sold out/);
+    expect(screen.getByRole('link', { name: /Loose Game Boy/ })).not.toHaveAccessibleName(/Sold out/);
+  });
+});

@@ -6,6 +6,13 @@ import { CARD_IMAGE_SIZES, imageSrcSet } from '../../ui/productImage';
 
 const PERSPECTIVE_PX = 900;
 
+/**
+ * The catalogue's grid of cards (issue 30): two compact columns on a phone from 360 px wide (one card per
+ * screen made 12 products 12 screens of scrolling), three from the desktop width; CARD_IMAGE_SIZES
+ * follows it.
+ */
+export const PRODUCT_GRID_CLASS = 'grid grid-cols-1 gap-3 min-[360px]:grid-cols-2 sm:gap-6 lg:grid-cols-3';
+
 function prefersReducedMotion(): boolean {
   return (
     typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches
@@ -25,7 +32,8 @@ export function tiltFor(x: number, y: number, width: number, height: number) {
 }
 
 /**
- * Category grid card (spec section 2): first image, name, price; the whole card links to the product.
+ * Category grid card (spec section 2): first image, name, price, and "Sold out" when it is (issue 30);
+ * the whole card links to the product.
  * `priority` for the first card of a page: its image is fetched at once and first, the others lazily.
  */
 export function ProductCard({
@@ -44,6 +52,7 @@ export function ProductCard({
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const cardRef = useRef<HTMLAnchorElement>(null);
   const image = product.productImage[0];
+  const soldOut = product.stockQuantity < 1;
 
   function onMouseMove(event: MouseEvent<HTMLAnchorElement>) {
     const card = cardRef.current;
@@ -68,9 +77,11 @@ export function ProductCard({
       to={`/shop/${product.productCategory}/product/${product._id}`}
       onMouseMove={onMouseMove}
       onMouseLeave={onMouseLeave}
-      className="product-card group flex h-full flex-col border-4 border-zinc-800 bg-zinc-900 p-3 hover:border-lime-400 focus-visible:border-lime-400"
+      className="product-card group flex h-full flex-col border-4 border-zinc-800 bg-zinc-900 p-2 hover:border-lime-400 focus-visible:border-lime-400 sm:p-3"
     >
-      <div className="mb-3 aspect-square overflow-hidden bg-zinc-950">
+      <div
+        className={`mb-2 aspect-square overflow-hidden bg-zinc-950 sm:mb-3 ${soldOut ? 'opacity-60 grayscale' : ''}`}
+      >
         {image ? (
           <img
             src={image}
@@ -88,13 +99,15 @@ export function ProductCard({
           <div role="img" aria-label={product.productName} className="no-image h-full w-full" />
         )}
       </div>
-      <Heading className="mb-2 line-clamp-2 font-semibold text-zinc-100 group-hover:text-lime-200">
+      <Heading className="mb-2 line-clamp-2 text-sm font-semibold text-zinc-100 group-hover:text-lime-200 sm:text-base">
         {product.productName}
       </Heading>
       <div className="mt-auto flex flex-wrap items-baseline justify-between gap-x-3">
-        <Price value={product.productPrice} className="text-lg font-bold text-lime-300" />
+        <Price value={product.productPrice} className="text-base font-bold text-lime-300 sm:text-lg" />
         {rating}
       </div>
+      {/* Issue 30: said in words, not only by the dimmed image. */}
+      {soldOut && <p className="mt-1 text-sm font-bold tracking-wide text-amber-300 uppercase">Sold out</p>}
     </Link>
   );
 }
@@ -106,10 +119,10 @@ export function ProductCard({
 export function ProductGridSkeleton({ count }: { count: number }) {
   return (
     <div role="status" aria-label="Loading products">
-      <ul aria-hidden="true" className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
+      <ul aria-hidden="true" className={PRODUCT_GRID_CLASS}>
         {Array.from({ length: count }, (_, i) => (
-          <li key={i} className="flex flex-col border-4 border-zinc-800 bg-zinc-900 p-3">
-            <div className="mb-3 aspect-square animate-pulse bg-zinc-950 motion-reduce:animate-none" />
+          <li key={i} className="flex flex-col border-4 border-zinc-800 bg-zinc-900 p-2 sm:p-3">
+            <div className="mb-2 aspect-square animate-pulse bg-zinc-950 motion-reduce:animate-none sm:mb-3" />
             <div className="mb-2 h-12 bg-zinc-800/60" />
             <div className="h-7 w-20 bg-zinc-800/60" />
           </li>
