@@ -45,10 +45,8 @@ async function main() {
   // Asynchronous stdout, written 4 kB at a time instead of a syscall per line, and at least every
   // second so a quiet shop's lines still show at once; what is left is written when the process
   // exits. A kill -9 loses at most the last second's lines.
-  const log = pino(
-    { level: config.logLevel },
-    batchedDestination({ fd: 1, batchChars: LOG_BATCH_CHARS, flushMs: 1000 }),
-  );
+  const logDestination = batchedDestination({ fd: 1, batchChars: LOG_BATCH_CHARS, flushMs: 1000 });
+  const log = pino({ level: config.logLevel }, logDestination);
   // A hop count on a port clients can reach directly: per-address limits can be skipped (issue 28).
   const proxyWarning = trustProxyWarning(config);
   if (proxyWarning) log.warn({ trustProxy: config.trustProxy, host: config.host }, proxyWarning);
@@ -170,15 +168,18 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  printBanner(config, admin.generatedPassword, demoGiftCard);
+  // Through the log's own writer, behind every line logged so far: printed apart (console.log), the
+  // banner came out before the batched lines of the seed and of "Server listening at" (issue 30).
+  logDestination.write(banner(config, admin.generatedPassword, demoGiftCard));
+  logDestination.flush();
 }
 
 /** A plain, human-readable summary for whoever started the shop (the logs above are JSON lines). */
-function printBanner(
+function banner(
   config: Config,
   generatedPassword: string | undefined,
   demoGiftCard: string | undefined,
-) {
+): string {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const email = config.adminEmail.toLowerCase();
   const adminLine = generatedPassword
@@ -186,7 +187,7 @@ function printBanner(
     : config.adminPassword
       ? `${email} / the password in ADMIN_PASSWORD`
       : `${email} / the password printed on the first start (set ADMIN_PASSWORD to replace it)`;
-  console.log(
+  return (
     [
       '',
       `  Pixel Vault is running at http://${host}:${config.port}`,
@@ -198,7 +199,7 @@ function printBanner(
         : []),
       `  Data: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : config.dataDir}`,
       '',
-    ].join('\n'),
+    ].join('\n') + '\n'
   );
 }
 

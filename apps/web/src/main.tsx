@@ -85,9 +85,11 @@ async function hydrate(container: HTMLElement, server: ServerState) {
     console.error('Could not restore the stored session', error),
   );
   await Promise.all([ready, persisted]);
-  await early.replayEarlyActions(recorded).catch((error: unknown) =>
-    console.error('Could not replay what was done before the page started', error),
-  );
+  await early
+    .replayEarlyActions(recorded)
+    .catch((error: unknown) =>
+      console.error('Could not replay what was done before the page started', error),
+    );
 }
 
 /**

@@ -23,14 +23,7 @@ import { createOrderPlacement } from './orders.place.js';
 import { type AdminOrdersPage, adminList } from './orders.admin.js';
 import { confirmationMail, deliveredMail } from './orders.mail.js';
 import { checkTransition, eventInsert, orderClosed, recordEvent } from './orders.lifecycle.js';
-import {
-  type MoneyOnOrder,
-  itemsFor,
-  listOrdersOf,
-  lockOrder,
-  moneyOn,
-  orderDto,
-} from './orders.repo.js';
+import { type MoneyOnOrder, itemsFor, listOrdersOf, lockOrder, moneyOn, orderDto } from './orders.repo.js';
 
 export const orderNotFound = () => notFound('Order not found');
 export const orderAlreadyPaid = () => new AppError(409, 'This order is already paid', 'ORDER_PAID');
