@@ -13,6 +13,7 @@ import { OrderDetailScreen } from '../../features/orders/OrderDetailScreen';
 export default function AdminOrderPage() {
   return (
     <OrderDetailScreen
+      reader="admin"
       back={{ to: sectionHref('Manage Orders'), label: 'Back to Admin Dashboard' }}
       actions={(order) => (
         <>

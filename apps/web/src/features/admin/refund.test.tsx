@@ -189,7 +189,8 @@ describe('AdminOrderPage: Refund', () => {
     await waitFor(() => expect(factOf('Amount Refunded')).toHaveTextContent('$10.00'));
     expect(factOf('Order Status')).toHaveTextContent('Delivered');
     const timeline = within(screen.getByRole('list', { name: 'Order timeline' }));
-    expect(timeline.getByText('Refund issued')).toBeInTheDocument();
+    // The admin reads who did it (issue 30).
+    expect(timeline.getByText(/^Refunded/)).toHaveTextContent('Refunded $10.00 by an admin');
     expect(timeline.getByText('Scratched box; back to PayPal')).toBeInTheDocument();
     // Ready for another: cleared, with the new maximum.
     const form = within(refundForm()!);

@@ -7,6 +7,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useGetOrderQuery } from '../../app/ordersApi';
 import { OrderDetails } from './OrderDetails';
+import type { TimelineReader } from './OrderTimeline';
 
 /**
  * One order read in full (spec section 2: order detail and admin order detail): loading, error and
@@ -16,8 +17,11 @@ export function OrderDetailScreen({
   back,
   actions,
   reviewLinks = false,
+  reader = 'customer',
 }: {
   back: { to: string; label: string };
+  /** Whose reading: the customer's own order, or an admin's (issue 30: the timeline's words). */
+  reader?: TimelineReader;
   /** The customer's own order (not the admin's view): its items can be reviewed once paid (issue 14). */
   reviewLinks?: boolean;
   /** `readAt`: when the order was read (epoch ms), to tell whether its hold had run out. */
@@ -40,7 +44,7 @@ export function OrderDetailScreen({
         <ErrorLine message={errorMessage(error)} />
       ) : order ? (
         <div className="flex flex-col gap-6">
-          <OrderDetails order={order} reviewLinks={reviewLinks} />
+          <OrderDetails order={order} reviewLinks={reviewLinks} reader={reader} />
           {actions?.(order, fulfilledTimeStamp ?? 0)}
         </div>
       ) : (

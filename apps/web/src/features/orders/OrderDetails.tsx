@@ -4,7 +4,7 @@ import { Price } from '../../ui/Price';
 import { Fact } from '../../ui/Fact';
 import { OrderItemsList, PaymentBadge, Section, ShippingAddressView } from './OrderParts';
 import { customerEmail, itemsTotalCents } from '../../ui/orderMath';
-import { OrderTimeline } from './OrderTimeline';
+import { OrderTimeline, type TimelineReader } from './OrderTimeline';
 import { ReviewItemLink, canReviewItems } from './reviewLink';
 
 const NOT_AVAILABLE = 'Not available';
@@ -21,10 +21,13 @@ function DollarsOrNA({ value }: { value: number | null | undefined }) {
 export function OrderDetails({
   order,
   reviewLinks = false,
+  reader = 'customer',
 }: {
   order: Order;
   /** Issue 14: "Review this product" on each item of the customer's own paid or delivered order. */
   reviewLinks?: boolean;
+  /** Whose reading: the customer's own order, or an admin's (the timeline's words, issue 30). */
+  reader?: TimelineReader;
 }) {
   const date = order.createdAt ? formatOrderDate(order.createdAt) : '';
   return (
@@ -77,7 +80,11 @@ export function OrderDetails({
       {order.timeline && (
         <div className="lg:col-span-2">
           <Section title="Timeline">
-            <OrderTimeline events={order.timeline} />
+            <OrderTimeline
+              events={order.timeline}
+              reader={reader}
+              customer={typeof order.user === 'object' && order.user ? order.user.name : undefined}
+            />
           </Section>
         </div>
       )}

@@ -5,7 +5,7 @@ import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useGetMyOrdersQuery } from '../../app/ordersApi';
-import { ClosedStatusBadge, PaymentBadge } from './OrderParts';
+import { OrderStatusBadge } from './OrderParts';
 import { isOpenOrder } from '../../ui/orderMath';
 
 /** /order-history (spec section 2: My Orders): the customer's orders, newest first (the server's order). */
@@ -41,10 +41,9 @@ export default function OrderHistoryPage() {
               <span className="text-right font-semibold text-lime-300 tabular-nums">
                 {formatDollars(order.totalPrice)}
               </span>
-              {/* The spec's Paid / Not Paid, and beside it what became of a closed order (issue 12). */}
+              {/* The spec's Paid / Not Paid, or what became of the order since (issues 12 and 30). */}
               <span className="inline-flex flex-wrap items-center gap-2">
-                <PaymentBadge order={order} />
-                <ClosedStatusBadge order={order} />
+                <OrderStatusBadge order={order} />
               </span>
               <span className="flex flex-wrap items-center justify-end gap-x-4 gap-y-1">
                 {isOpenOrder(order, readAt) && (

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { toDollars, type Order, type OrderItem, type ShippingAddress } from '@pixel-vault/shared';
-import { ORDER_STATUS_LABELS, isClosed } from '../../ui/orderStatus';
 // Prices go through the shop's <Price>: it also keeps this shared chunk tied to the first download.
 import { Price } from '../../ui/Price';
 import { lineQuantity, lineTotalCents } from '../../ui/orderMath';
@@ -84,25 +83,45 @@ export function PaymentBadge({ order }: { order: Pick<Order, 'isPaid'> }) {
   );
 }
 
-/**
- * 'Cancelled', 'Refunded' or 'Expired' for an order that is closed (issue 12), shown beside the spec's
- * Paid / Not Paid: a cancelled order that had been paid is still 'Paid', and this says what became of it.
- * Nothing for an open order.
- */
-export function ClosedStatusBadge({ order }: { order: Pick<Order, 'status'> }) {
-  if (!isClosed(order.status)) return null;
-  return (
-    <span className={`border-2 px-2 py-0.5 text-sm font-semibold ${CLOSED_BADGE_COLORS[order.status] ?? ''}`}>
-      {ORDER_STATUS_LABELS[order.status]}
-    </span>
-  );
+/** What an order's one badge says, and its colours (issue 30). */
+export function orderBadge(order: Pick<Order, 'status' | 'refundedPrice'>): { text: string; colors: string } {
+  const partly = order.refundedPrice > 0;
+  switch (order.status) {
+    case 'awaiting_payment':
+      return { text: 'Not Paid', colors: BADGE_COLORS.red };
+    case 'paid':
+      return partly
+        ? { text: 'Partly refunded', colors: BADGE_COLORS.sky }
+        : { text: 'Paid', colors: BADGE_COLORS.green };
+    case 'delivered':
+      return { text: partly ? 'Delivered, partly refunded' : 'Delivered', colors: BADGE_COLORS.lime };
+    case 'cancelled':
+      return { text: 'Cancelled', colors: BADGE_COLORS.amber };
+    case 'refunded':
+      return { text: 'Refunded', colors: BADGE_COLORS.sky };
+    case 'expired':
+      return { text: 'Expired', colors: BADGE_COLORS.zinc };
+  }
 }
 
-const CLOSED_BADGE_COLORS: Partial<Record<Order['status'], string>> = {
-  cancelled: 'border-amber-400 bg-amber-950 text-amber-200',
-  refunded: 'border-sky-400 bg-sky-950 text-sky-200',
-  expired: 'border-zinc-400 bg-zinc-800 text-zinc-200',
+const BADGE_COLORS = {
+  red: 'border-red-400 bg-red-950 text-red-300',
+  green: 'border-green-400 bg-green-950 text-green-300',
+  lime: 'border-lime-400 bg-lime-950 text-lime-200',
+  amber: 'border-amber-400 bg-amber-950 text-amber-200',
+  sky: 'border-sky-400 bg-sky-950 text-sky-200',
+  zinc: 'border-zinc-400 bg-zinc-800 text-zinc-200',
 };
+
+/**
+ * One badge per order, from its status (issue 30): the spec's Paid (green) and Not Paid (red), and
+ * beside them in the same place Delivered, Cancelled, Refunded, Partly refunded and Expired. A cancelled
+ * order that had been paid is no longer also badged 'Paid'.
+ */
+export function OrderStatusBadge({ order }: { order: Pick<Order, 'status' | 'refundedPrice'> }) {
+  const { text, colors } = orderBadge(order);
+  return <span className={`border-2 px-2 py-0.5 text-sm font-semibold ${colors}`}>{text}</span>;
+}
 
 export function Section({ title, children }: { title: string; children: ReactNode }) {
   return (

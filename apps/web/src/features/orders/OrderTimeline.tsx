@@ -1,23 +1,69 @@
 import { dateTimeFormat, formatOrderDate, type OrderEvent } from '@pixel-vault/shared';
 import { Price } from '../../ui/Price';
 
-/** What happened, in words (issue 12). */
-const EVENT_TEXT: Record<OrderEvent['event'], string> = {
-  placed: 'Order placed',
-  paid: 'Payment received',
-  delivered: 'Marked as delivered',
-  cancelled: 'Order cancelled',
-  refunded: 'Refund issued',
-  refund_failed: 'Refund failed',
-  expired: 'Order expired: not paid in time',
-};
+/** Who reads the timeline: the customer (their own order) or an admin (issue 30). */
+export type TimelineReader = 'customer' | 'admin';
 
-/** Who did it: `system` is the shop itself (expiry, the payment reconciler, PayPal's answer). */
-const BY_TEXT: Record<OrderEvent['by'], string> = {
-  customer: 'by the customer',
-  admin: 'by the shop',
-  system: 'by the system',
-};
+/**
+ * What happened, in words for its reader (issues 12 and 30): the customer reads "You cancelled this
+ * order" and "We refunded $12.00"; an admin reads who did it, the customer by name. `{amount}` is where a
+ * refund's amount goes, when the event has one.
+ */
+export function eventText(event: OrderEvent, reader: TimelineReader, customer: string): string {
+  const by = event.by;
+  if (reader === 'customer') {
+    switch (event.event) {
+      case 'placed':
+        return 'You placed this order';
+      case 'paid':
+        return 'We received your payment of {amount}';
+      case 'delivered':
+        return 'We delivered your order';
+      case 'cancelled':
+        return by === 'customer' ? 'You cancelled this order' : 'We cancelled this order';
+      case 'refunded':
+        return 'We refunded {amount}';
+      case 'refund_failed':
+        return 'A refund of {amount} could not be made yet';
+      case 'expired':
+        return 'This order expired: it was not paid in time';
+    }
+  }
+  const who = by === 'customer' ? customer : by === 'admin' ? 'an admin' : 'the shop';
+  switch (event.event) {
+    case 'placed':
+      return `Placed by ${who}`;
+    case 'paid':
+      return by === 'system'
+        ? 'Payment of {amount} confirmed by the payment provider'
+        : `Paid {amount} by ${who}`;
+    case 'delivered':
+      return `Marked as delivered by ${who}`;
+    case 'cancelled':
+      return `Cancelled by ${who}`;
+    case 'refunded':
+      return by === 'customer'
+        ? `Refunded {amount} for ${who}'s cancellation`
+        : `Refunded {amount} by ${who}`;
+    case 'refund_failed':
+      return `A refund of {amount} failed (${who})`;
+    case 'expired':
+      return 'Expired: not paid in time';
+  }
+}
+
+/** `text` with `{amount}` as the event's amount; without it ("A refund could not be made") when it has none. */
+function Worded({ text, amount }: { text: string; amount: number | null }) {
+  if (amount == null || !text.includes('{amount}')) return <>{text.replace(/ (of )?\{amount\}/, '')}</>;
+  const [before, after] = text.split('{amount}');
+  return (
+    <>
+      {before}
+      <Price value={amount} className="text-lime-300 tabular-nums" />
+      {after}
+    </>
+  );
+}
 
 /** 'Jan 5th 24, 10:05 AM' in the reader's time zone: the spec's order date with the time. */
 export function formatEventTime(at: string): string {
@@ -26,8 +72,17 @@ export function formatEventTime(at: string): string {
   return `${formatOrderDate(date)}, ${dateTimeFormat({ hour: 'numeric', minute: '2-digit' }).format(date)}`;
 }
 
-/** An order's timeline (issue 12), oldest first as the server answers it. */
-export function OrderTimeline({ events }: { events: readonly OrderEvent[] }) {
+/** An order's timeline (issue 12), oldest first as the server answers it, in words for its reader. */
+export function OrderTimeline({
+  events,
+  reader = 'customer',
+  customer = 'the customer',
+}: {
+  events: readonly OrderEvent[];
+  reader?: TimelineReader;
+  /** The customer's name, for an admin's reading. */
+  customer?: string;
+}) {
   if (events.length === 0) return <p className="text-zinc-300">Nothing has happened to this order yet.</p>;
   return (
     <ol aria-label="Order timeline" className="flex flex-col">
@@ -40,14 +95,8 @@ export function OrderTimeline({ events }: { events: readonly OrderEvent[] }) {
           <time dateTime={event.at} className="text-sm text-zinc-400">
             {formatEventTime(event.at)}
           </time>
-          <p className="text-zinc-100">
-            <span className="font-semibold">{EVENT_TEXT[event.event]}</span> {BY_TEXT[event.by]}
-            {event.amount != null && (
-              <>
-                {': '}
-                <Price value={event.amount} className="font-semibold text-lime-300 tabular-nums" />
-              </>
-            )}
+          <p className="font-semibold text-zinc-100">
+            <Worded text={eventText(event, reader, customer)} amount={event.amount} />
           </p>
           {event.note && <p className="text-sm break-words text-zinc-300">{event.note}</p>}
         </li>

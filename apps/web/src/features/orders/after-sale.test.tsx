@@ -123,29 +123,48 @@ const cancelRegion = () => screen.queryByRole('region', { name: 'Cancel or retur
 const shown = (order: Order) => screen.findByText(order._id, { selector: 'dd' });
 
 describe('My Orders: badges', () => {
-  it('shows Cancelled, Refunded or Expired beside the Paid / Not Paid badge, and nothing more for an open order', async () => {
+  it('shows one badge per order, from its status: a cancelled paid order is no longer also "Paid" (issue 30)', async () => {
     const cancelledPaid = cancelledVersion(paidOrder());
     const cancelledUnpaid = cancelledVersion(openOrder());
     const refunded = paidOrder({ status: 'refunded', refundedPrice: 59.97 });
     const expired = openOrder({ status: 'expired', expiresAt: null });
-    const delivered = paidOrder({ status: 'delivered', isDelivered: true, refundedPrice: 10 });
-    serve([cancelledPaid, cancelledUnpaid, refunded, expired, delivered]);
+    const delivered = paidOrder({ status: 'delivered', isDelivered: true });
+    const deliveredPartly = paidOrder({ status: 'delivered', isDelivered: true, refundedPrice: 10 });
+    const partly = paidOrder({ refundedPrice: 10 });
+    const open = openOrder();
+    const paid = paidOrder();
+    serve([
+      cancelledPaid,
+      cancelledUnpaid,
+      refunded,
+      expired,
+      delivered,
+      deliveredPartly,
+      partly,
+      open,
+      paid,
+    ]);
     renderAt('/order-history');
     const rows = within(await screen.findByRole('list', { name: 'Orders' })).getAllByRole('listitem');
 
     const badges = (row: HTMLElement) =>
       within(row)
-        .getAllByText(/^(Paid|Not Paid|Cancelled|Refunded|Expired)$/)
+        .getAllByText(/^(Paid|Not Paid|Delivered.*|Cancelled|Refunded|Partly refunded|Expired)$/)
         .map((el) => el.textContent);
     expect(rows.map(badges)).toEqual([
-      ['Paid', 'Cancelled'],
-      ['Not Paid', 'Cancelled'],
-      ['Paid', 'Refunded'],
-      ['Not Paid', 'Expired'],
+      ['Cancelled'],
+      ['Cancelled'],
+      ['Refunded'],
+      ['Expired'],
+      ['Delivered'],
+      ['Delivered, partly refunded'],
+      ['Partly refunded'],
+      ['Not Paid'],
       ['Paid'],
     ]);
-    expect(within(rows[0]!).getByText('Paid')).toHaveClass('text-green-300');
-    expect(within(rows[3]!).getByText('Not Paid')).toHaveClass('text-red-300');
+    // The spec's colours for its two words.
+    expect(within(rows[8]!).getByText('Paid')).toHaveClass('text-green-300');
+    expect(within(rows[7]!).getByText('Not Paid')).toHaveClass('text-red-300');
   });
 });
 
@@ -182,12 +201,13 @@ describe('Order detail: status, refunds and timeline', () => {
     expect(factOf('Amount Refunded')).toHaveTextContent(/^\$20\.00$/);
 
     const items = within(screen.getByRole('list', { name: 'Order timeline' })).getAllByRole('listitem');
+    // In words for the customer reading it (issue 30).
     expect(items.map((li) => li.querySelector('p')?.textContent)).toEqual([
-      'Order placed by the customer',
-      'Payment received by the customer: $59.97',
-      'Marked as delivered by the shop',
-      'Refund failed by the system: $20.00',
-      'Refund issued by the shop: $20.00',
+      'You placed this order',
+      'We received your payment of $59.97',
+      'We delivered your order',
+      'A refund of $20.00 could not be made yet',
+      'We refunded $20.00',
     ]);
     expect(items[4]).toHaveTextContent('Scratched box; $20.00 back to your PayPal account');
     expect(items[3]).toHaveTextContent('PayPal refused the refund');
@@ -340,8 +360,8 @@ describe("Order detail: 'Cancel order'", () => {
     expect(factOf('Payment Status')).toHaveTextContent('Paid');
     expect(factOf('Amount Refunded')).toHaveTextContent('$59.97');
     const timeline = within(screen.getByRole('list', { name: 'Order timeline' }));
-    expect(timeline.getByText('Refund issued')).toBeInTheDocument();
-    expect(timeline.getByText('Order cancelled')).toBeInTheDocument();
+    expect(timeline.getByText('We refunded', { exact: false })).toHaveTextContent('We refunded $59.97');
+    expect(timeline.getByText('You cancelled this order')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Back to Order History' }));
