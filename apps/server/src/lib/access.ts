@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
-import { NOT_AUTHORIZED } from '@pixel-vault/shared';
+import { NOT_AUTHORIZED, type SessionEndCode } from '@pixel-vault/shared';
 import { AppError } from './errors.js';
 
 /** Who may call a route. Declared on every /api route; checked in one place (installAccessControl). */
@@ -38,7 +38,12 @@ export interface RouteAccess {
 /** Resolves a bearer token to a user, or throws 401 `Not authorized!`. */
 export type Authenticate = (token: string) => Promise<AuthUser>;
 
-export const notAuthorized = () => new AppError(401, NOT_AUTHORIZED, 'NOT_AUTHORIZED');
+/**
+ * 401 with the spec's message. The code says why when a token the shop signed is refused (a session
+ * that ran out or was ended, a deleted account: issue 30); NOT_AUTHORIZED for anything else.
+ */
+export const notAuthorized = (code: SessionEndCode | 'NOT_AUTHORIZED' = 'NOT_AUTHORIZED') =>
+  new AppError(401, NOT_AUTHORIZED, code);
 export const adminOnly = () => new AppError(403, 'Admin access only', 'ADMIN_ONLY');
 
 /** For handlers of 'user' and 'admin' routes: the caller, typed as present. */

@@ -5,7 +5,7 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
-import { isNotAuthorizedMessage } from '@pixel-vault/shared';
+import { isNotAuthorizedMessage, isSessionEndCode } from '@pixel-vault/shared';
 import type { Middleware } from '@reduxjs/toolkit';
 import { logout, type AuthState } from '../features/account/authSlice';
 import { API_REDUCER_PATH, type StoreExtra } from './apiCommon';
@@ -42,14 +42,15 @@ function serverBaseQuery(fetchFn: typeof fetch) {
 
 /**
  * The one place that reacts to 'Not authorized!' (spec sections 6 and 8): any call answered with it
- * logs the user out. The session is gone server-side (expired, revoked, user deleted).
+ * logs the user out. The session is gone server-side (expired, revoked, user deleted); the answer's
+ * code says which, for the login page to tell the person (issue 30).
  */
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
   const fetchFn = (api.extra as StoreExtra | undefined)?.fetch;
   const result = await (fetchFn ? serverBaseQuery(fetchFn) : browserBaseQuery)(args, api, extra);
-  const data = result.error?.data as { message?: unknown } | undefined;
+  const data = result.error?.data as { message?: unknown; code?: unknown } | undefined;
   if (result.error?.status === 401 && isNotAuthorizedMessage(data?.message)) {
-    api.dispatch(logout());
+    api.dispatch(logout(isSessionEndCode(data?.code) ? data.code : undefined));
   }
   return result;
 };

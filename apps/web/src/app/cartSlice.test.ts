@@ -13,6 +13,8 @@ import {
   type CartState,
 } from './cartSlice';
 import { cartSubtotalCents } from '../features/cart/cartTotals';
+import { loggedIn, logout } from '../features/account/authSlice';
+import { makeUser } from '../test/users';
 
 const reduce = (state: CartState, ...actions: Parameters<typeof cartSlice.reducer>[1][]) =>
   actions.reduce(cartSlice.reducer, state);
@@ -90,6 +92,33 @@ describe('cart reducer', () => {
     expect(Object.keys(state.cartItems[0]!).sort()).toEqual(
       ['countInStock', 'image', 'name', 'price', 'product', 'qty'].sort(),
     );
+  });
+});
+
+describe('cart on sign out and login (issue 30)', () => {
+  const address = { address: '1 Main St', city: 'Sacramento', postalCode: '95814', country: 'USA' };
+  const shopped = (item = makeCartItem()) =>
+    reduce(initialCartState, addToCart(item), saveShippingAddress(address), savePaymentMethod('gift'));
+
+  it('forgets the address and the payment method on Sign Out, and keeps the items', () => {
+    const item = makeCartItem();
+    const state = reduce(shopped(item), logout());
+    expect(state).toEqual({ cartItems: [item], shippingAddress: null, paymentMethod: 'paypal' });
+  });
+
+  it("starts a new login without the address another person left (the account's own is filled in at checkout)", () => {
+    const item = makeCartItem();
+    const state = reduce(shopped(item), loggedIn(makeUser()));
+    expect(state).toEqual({ cartItems: [item], shippingAddress: null, paymentMethod: 'paypal' });
+  });
+
+  it('forgets them too when the server ended the session', () => {
+    const item = makeCartItem();
+    expect(reduce(shopped(item), logout('ACCOUNT_DELETED'))).toEqual({
+      cartItems: [item],
+      shippingAddress: null,
+      paymentMethod: 'paypal',
+    });
   });
 });
 

@@ -1,4 +1,5 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
+import { loggedIn, logout } from '../features/account/authSlice';
 
 /** Spec section 3: a cart line. `price` is in dollars, as the API gives it; `product` is the product id. */
 export interface CartItem {
@@ -71,6 +72,16 @@ export const cartSlice = createSlice({
     savePaymentMethod(state, action: PayloadAction<PaymentMethod>) {
       state.paymentMethod = action.payload;
     },
+  },
+  extraReducers: (builder) => {
+    // Issue 30: the address and the payment method are the signed-in person's. Whoever uses the
+    // browser next (a shared computer) must not find them after Sign Out or a session the server
+    // ended, nor should a new login start from another person's: the checkout fills in the account's
+    // own (its last order's, ShippingStep). The items stay, as a visitor's cart does (spec section 3).
+    builder.addMatcher(isAnyOf(logout, loggedIn), (state) => {
+      state.shippingAddress = null;
+      state.paymentMethod = initialCartState.paymentMethod;
+    });
   },
   selectors: {
     selectCartItems: (state) => state.cartItems,

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, errors, jwtVerify } from 'jose';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
@@ -46,8 +46,9 @@ export function createAuthService({ db, jwtSecret }: { db: Database; jwtSecret: 
         }
         sub = payload.sub;
         ver = payload.ver;
-      } catch {
-        throw notAuthorized();
+      } catch (error) {
+        // Only a token whose signature checked out can be told apart as one that ran out (issue 30).
+        throw notAuthorized(error instanceof errors.JWTExpired ? 'SESSION_EXPIRED' : undefined);
       }
       if (typeof sub !== 'string' || !UUID.test(sub) || !Number.isInteger(ver)) throw notAuthorized();
       const [user] = await db
@@ -55,7 +56,10 @@ export function createAuthService({ db, jwtSecret }: { db: Database; jwtSecret: 
         .from(users)
         .where(eq(users.id, sub))
         .limit(1);
-      if (!user || user.tokenVersion !== ver) throw notAuthorized();
+      // The app tells the person why (issue 30): an admin deleted the account, or the session was
+      // ended (password or e-mail changed, an admin changed the role or e-mail).
+      if (!user) throw notAuthorized('ACCOUNT_DELETED');
+      if (user.tokenVersion !== ver) throw notAuthorized('SESSION_ENDED');
       return { id: user.id, isAdmin: user.isAdmin, tokenVersion: user.tokenVersion };
     },
   };

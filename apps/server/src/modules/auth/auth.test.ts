@@ -81,12 +81,22 @@ describe('bearer tokens and access control', () => {
     expect((await get('/api/test/me', `Bearer ${unsigned}`)).statusCode).toBe(401);
   });
 
-  it('answers 401 for an expired token', async () => {
+  it('answers 401 for an expired token, with the code SESSION_EXPIRED beside the spec message', async () => {
     const { user } = await insertUser(ctx.db);
     const expired = await sign({ ver: 0 }, { sub: user.id, exp: Math.floor(Date.now() / 1000) - 60 });
     const res = await get('/api/test/me', `Bearer ${expired}`);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual(NOT_AUTHORIZED);
+    expect(res.json()).toEqual({ message: 'Not authorized!', code: 'SESSION_EXPIRED' });
+    // Only a token the shop signed is told apart: an expired forgery is just not authorized.
+    const forged = await sign(
+      { ver: 0 },
+      {
+        sub: user.id,
+        exp: Math.floor(Date.now() / 1000) - 60,
+        secret: 'another-secret-of-at-least-32-characters!!',
+      },
+    );
+    expect((await get('/api/test/me', `Bearer ${forged}`)).json()).toEqual(NOT_AUTHORIZED);
   });
 
   it('answers 401 for a token signed with the real secret but without an expiry', async () => {
@@ -124,7 +134,7 @@ describe('bearer tokens and access control', () => {
     expect((await get('/api/test/me', `Bearer ${token}`)).statusCode).toBe(401);
   });
 
-  it('answers 401 once the token version was bumped (password change, logout everywhere)', async () => {
+  it('answers 401 SESSION_ENDED once the token version was bumped (password change, logout everywhere)', async () => {
     const { user, auth } = await insertUser(ctx.db);
     expect((await get('/api/test/me', auth.authorization)).statusCode).toBe(200);
     await ctx.db
@@ -133,13 +143,15 @@ describe('bearer tokens and access control', () => {
       .where(eq(users.id, user.id));
     const res = await get('/api/test/me', auth.authorization);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual(NOT_AUTHORIZED);
+    expect(res.json()).toEqual({ message: 'Not authorized!', code: 'SESSION_ENDED' });
   });
 
-  it('answers 401 once the user is deleted', async () => {
+  it('answers 401 ACCOUNT_DELETED once the user is deleted', async () => {
     const { user, auth } = await insertUser(ctx.db);
     await ctx.db.delete(users).where(eq(users.id, user.id));
-    expect((await get('/api/test/me', auth.authorization)).statusCode).toBe(401);
+    const res = await get('/api/test/me', auth.authorization);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: 'Not authorized!', code: 'ACCOUNT_DELETED' });
   });
 
   it('issues tokens that expire after 7 days', async () => {

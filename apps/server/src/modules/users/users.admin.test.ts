@@ -155,6 +155,28 @@ describe('PUT /api/users/admin/user/:id', () => {
     ).toBe(403);
   });
 
+  it("ends the user's session on a role or e-mail change: the next call says so with SESSION_ENDED (issue 30)", async () => {
+    const admin = await insertUser(ctx.db, { isAdmin: true });
+    const customer = await insertUser(ctx.db);
+    const promoted = await insertUser(ctx.db);
+    await put(`/api/users/admin/user/${customer.user.id}`, admin.auth, {
+      name: customer.user.name,
+      email: `moved-${customer.user.email}`,
+      isAdmin: false,
+    });
+    await put(`/api/users/admin/user/${promoted.user.id}`, admin.auth, {
+      name: promoted.user.name,
+      email: promoted.user.email,
+      isAdmin: true,
+    });
+    for (const ended of [customer, promoted]) {
+      const res = await get('/api/orders', ended.auth);
+      expect(res.statusCode).toBe(401);
+      // The spec's message, which makes the app log out; the code tells the login page why.
+      expect(res.json()).toEqual({ message: 'Not authorized!', code: 'SESSION_ENDED' });
+    }
+  });
+
   it('refuses to let an admin demote themself', async () => {
     const admin = await insertUser(ctx.db, { isAdmin: true });
     await insertUser(ctx.db, { isAdmin: true });
@@ -198,6 +220,21 @@ describe('DELETE /api/users/admin/user/:id', () => {
       isAdmin: false,
     });
     expect((await del(`/api/users/admin/user/${customer.user.id}`, admin.auth)).statusCode).toBe(404);
+  });
+
+  it("answers the deleted user's next call 401 'Not authorized!' with the code ACCOUNT_DELETED (issue 30)", async () => {
+    const admin = await insertUser(ctx.db, { isAdmin: true });
+    const customer = await insertUser(ctx.db);
+    expect((await get('/api/users/profile', customer.auth)).statusCode).toBe(200);
+    expect((await del(`/api/users/admin/user/${customer.user.id}`, admin.auth)).statusCode).toBe(200);
+    for (const url of ['/api/users/profile', '/api/orders']) {
+      const res = await get(url, customer.auth);
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json(), url).toEqual({ message: 'Not authorized!', code: 'ACCOUNT_DELETED' });
+    }
+    // Without a token, or with a forged one, it stays the plain refusal.
+    const anonymous = await ctx.app.inject({ method: 'GET', url: '/api/orders' });
+    expect(anonymous.json()).toEqual({ message: 'Not authorized!', code: 'NOT_AUTHORIZED' });
   });
 
   it('refuses to let an admin delete themself', async () => {

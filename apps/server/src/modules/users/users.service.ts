@@ -391,13 +391,13 @@ export function createUsersService({
 
     async profile(actor) {
       const [user] = await db.select().from(users).where(eq(users.id, actor.id));
-      if (!user) throw notAuthorized();
+      if (!user) throw notAuthorized('ACCOUNT_DELETED');
       return toPublicUser(user);
     },
 
     async updateProfile(actor, body, { base, guardPassword }) {
       const [user] = await db.select().from(users).where(eq(users.id, actor.id));
-      if (!user) throw notAuthorized();
+      if (!user) throw notAuthorized('ACCOUNT_DELETED');
       const newEmail = body.email !== undefined && body.email !== user.email ? body.email : undefined;
       const newPassword = body.newPassword;
       const endsSessions = newEmail !== undefined || newPassword !== undefined;
@@ -414,7 +414,8 @@ export function createUsersService({
         updated = await db.transaction(async (tx) => {
           const [locked] = await tx.select().from(users).where(eq(users.id, actor.id)).for('update');
           // The session ended while this request ran (a reset, an admin's change): it gets no fresh token.
-          if (!locked || locked.tokenVersion !== actor.tokenVersion) throw notAuthorized();
+          if (!locked) throw notAuthorized('ACCOUNT_DELETED');
+          if (locked.tokenVersion !== actor.tokenVersion) throw notAuthorized('SESSION_ENDED');
           if (newEmail !== undefined) {
             const [taken] = await tx
               .select({ id: users.id })
@@ -433,7 +434,7 @@ export function createUsersService({
             })
             .where(eq(users.id, actor.id))
             .returning();
-          if (!row) throw notAuthorized();
+          if (!row) throw notAuthorized('ACCOUNT_DELETED');
           if (endsSessions) await dropResetTokens(tx, row.id);
           if (newEmail !== undefined) {
             const change = { from: locked.email, to: newEmail, passwordChanged: passwordHash !== undefined };

@@ -1,12 +1,25 @@
-import { describe, expect, it } from 'vitest';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router';
 import { makeCartItem } from '../../test/factories';
+import { jsonResponse, stubFetch } from '../../test/fetch';
 import { LocationProbe } from '../../test/LocationProbe';
+import { makeOrder } from '../../test/orders';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/users';
 import { initialCartState, type CartItem } from '../cartSlice';
-import { Header } from './Header';
+import { ordersApi } from '../ordersApi';
+import { startPersistence } from '../persist';
+import { makeStore } from '../store';
+import { Header, firstNameOf } from './Header';
+import { initialOf } from './AccountMenu';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 function renderHeader({ user = null as ReturnType<typeof makeUser> | null, items = [] as CartItem[] } = {}) {
   return renderWithProviders(
@@ -90,6 +103,88 @@ describe('Header', () => {
     expect(store.getState().auth.userInfo).toBeNull();
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
     expect(screen.getByRole('link', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('signs out: forgets the user, their address, payment method and cached orders, in the store and in persist:root; the cart items stay (issue 30)', async () => {
+    const user = userEvent.setup();
+    const ada = makeUser({ name: 'Ada Lovelace', email: 'ada@example.com', token: 'ada.secret.token' });
+    const address = { address: '12 Engine Row', city: 'London', postalCode: 'W1', country: 'UK' };
+    const item = makeCartItem({ name: 'Tetris', qty: 2 });
+    stubFetch(() => jsonResponse([makeOrder({ shippingAddress: address })]));
+    const store = makeStore({
+      auth: { userInfo: ada },
+      cart: { cartItems: [item], shippingAddress: address, paymentMethod: 'gift' },
+    });
+    const persistor = await startPersistence(store);
+    await store.dispatch(ordersApi.endpoints.getMyOrders.initiate());
+    await persistor.flush();
+    expect(localStorage.getItem('persist:root')).toContain('12 Engine Row');
+    expect(Object.keys(store.getState().api.queries)).not.toEqual([]);
+
+    render(
+      <Provider store={store}>
+        <MemoryRouter initialEntries={['/order-history']}>
+          <Header />
+          <LocationProbe />
+        </MemoryRouter>
+      </Provider>,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Ada Lovelace' }));
+    await user.click(screen.getByRole('button', { name: 'Sign Out' }));
+
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    const state = store.getState();
+    expect(state.auth.userInfo).toBeNull();
+    expect(state.cart).toEqual({ cartItems: [item], shippingAddress: null, paymentMethod: 'paypal' });
+    expect(state.api.queries).toEqual({});
+    await persistor.flush();
+    const stored = localStorage.getItem('persist:root')!;
+    for (const personal of [
+      'Ada',
+      'ada@example.com',
+      'ada.secret.token',
+      '12 Engine Row',
+      'London',
+      'gift',
+    ]) {
+      expect(stored).not.toContain(personal);
+    }
+    expect(JSON.parse(JSON.parse(stored).cart as string).cartItems).toEqual([item]);
+    expect(screen.getByRole('button', { name: 'Open cart, 2 items' })).toBeInTheDocument();
+    persistor.pause();
+  });
+
+  it('shows the first name, with the full name as the accessible name (issue 30)', async () => {
+    // On a phone the header used to cut this one to "Tes…".
+    renderHeader({ user: makeUser({ name: 'Test User' }) });
+    const button = await screen.findByRole('button', { name: 'Test User' });
+    expect(screen.getByTestId('account-name')).toHaveTextContent(/^Test$/);
+    expect(button).toHaveAttribute('title', 'Test User');
+  });
+
+  it('shows the initial, never a cut word, where the first name does not fit; the first name again once there is room', async () => {
+    // jsdom has no layout: 10 px a letter, in a name slot that is 60 px wide until the window grows.
+    let room = 60;
+    vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (this: HTMLElement) {
+      return (this.textContent ?? '').length * 10;
+    });
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
+      return Math.min((this.textContent ?? '').length * 10, room);
+    });
+    renderHeader({ user: makeUser({ name: 'Maximiliana Featherstonehaugh' }) });
+    const button = await screen.findByRole('button', { name: 'Maximiliana Featherstonehaugh' });
+    expect(screen.getByTestId('account-name')).toHaveTextContent(/^M$/);
+    room = 200;
+    act(() => void window.dispatchEvent(new Event('resize')));
+    expect(screen.getByTestId('account-name')).toHaveTextContent(/^Maximiliana$/);
+    expect(button).toHaveAccessibleName('Maximiliana Featherstonehaugh');
+  });
+
+  it('takes the first word of the name, and its initial as a whole, capital letter', () => {
+    expect(firstNameOf('  Ada   Lovelace ')).toBe('Ada');
+    expect(initialOf('ada')).toBe('A');
+    expect(initialOf('Élodie')).toBe('É');
+    expect(initialOf('\u{1F47E}bot')).toBe('\u{1F47E}');
   });
 
   it('shows no badge for an empty cart', () => {

@@ -8,6 +8,7 @@ import { Logo } from '../../ui/Logo';
 import { useDismiss } from './useDismiss';
 import { useHideOnScroll } from './useHideOnScroll';
 import { loadCartPanel } from './lazyCartPanel';
+import { useSessionEndRedirect } from '../../features/account/useSessionEndRedirect';
 
 /** Spec section 2: each header label goes to /shop/{label lowercased, spaces to hyphens}. */
 const NAV_LINKS = NAV_CATEGORIES.map((label) => ({ label, to: `/shop/${navSlug(label)}` }));
@@ -39,8 +40,18 @@ const AccountMenu = lazy(() => import('./AccountMenu'));
 export const ACCOUNT_BUTTON_CLASS =
   'flex min-w-0 max-w-[10rem] items-center gap-2 px-2 py-2 font-semibold text-zinc-100 hover:text-lime-200 sm:max-w-[14rem]';
 
+/**
+ * What the account button shows (issue 30): the first name, or its initial where that does not fit
+ * (AccountMenu measures), never a cut word. The full name is always the button's accessible name.
+ */
+export function firstNameOf(name: string): string {
+  return name.trim().split(/\s+/)[0] || name;
+}
+
 /** Site header (spec section 2): brand, categories, account menu or Login, cart button with badge. */
 export function Header() {
+  // A session the server ended (issue 30) goes to /login, which says why, from any page.
+  useSessionEndRedirect();
   const dispatch = useAppDispatch();
   const userInfo = useAppSelector((state) => state.auth.userInfo);
   const count = useAppSelector(selectCartCount);
@@ -120,14 +131,14 @@ export function Header() {
           </ul>
         </nav>
 
-        {/* min-w-0: on a phone a long name gives way (truncated), never the page's width. */}
+        {/* min-w-0: on a phone a long name gives way (to its initial), never the page's width. */}
         <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-3 md:ml-0">
           {userInfo ? (
             // Only a logged-in visitor needs the menu's code: it loads when they come back.
             <Suspense
               fallback={
                 <span className={ACCOUNT_BUTTON_CLASS}>
-                  <span className="truncate">{userInfo.name}</span>
+                  <span className="truncate">{firstNameOf(userInfo.name)}</span>
                 </span>
               }
             >

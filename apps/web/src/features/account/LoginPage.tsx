@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { LoginBody } from '@pixel-vault/shared';
+import { LoginBody, type SessionEndCode } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
-import { useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
@@ -10,6 +10,37 @@ import { useLoginMutation } from './api';
 import { AuthPanel, submitButtonClass, textLinkClass } from './AuthPanel';
 import { FormField } from './FormField';
 import { redirectQuery, safeRedirect } from './redirect';
+import { selectSessionEnded, sessionEndShown } from './authSlice';
+
+/** Why the person was signed out, by the server's code (issue 30). */
+const SESSION_END_NOTICES: Record<SessionEndCode, ReactNode> = {
+  SESSION_EXPIRED: 'Your session has expired. Please log in again.',
+  SESSION_ENDED: 'Your session has ended. Please log in again.',
+  ACCOUNT_DELETED: (
+    <>
+      Your account has been closed, so you have been signed out. If you think this is a mistake, please{' '}
+      <Link to="/contact" className={textLinkClass}>
+        contact us
+      </Link>
+      .
+    </>
+  ),
+};
+
+/**
+ * Says once why the server ended the session, if it did (the store forgets it as soon as this page
+ * has it): shown for as long as the page is.
+ */
+function useSessionEndNotice(): SessionEndCode | null {
+  const dispatch = useAppDispatch();
+  const ended = useAppSelector(selectSessionEnded);
+  const [notice, setNotice] = useState(ended);
+  if (ended && ended !== notice) setNotice(ended);
+  useEffect(() => {
+    if (ended) dispatch(sessionEndShown());
+  }, [ended, dispatch]);
+  return notice;
+}
 
 /**
  * /login (spec section 2): Email and Password, both required; link to /register; "Forgot password?" to
@@ -23,6 +54,7 @@ export default function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
+  const sessionEnd = useSessionEndNotice();
 
   useDocumentTitle('Login');
 
@@ -46,6 +78,11 @@ export default function LoginPage() {
 
   return (
     <AuthPanel title="Login">
+      {sessionEnd && (
+        <p role="alert" className="mb-6 border-2 border-amber-400 bg-zinc-950 p-3 text-amber-200">
+          {SESSION_END_NOTICES[sessionEnd]}
+        </p>
+      )}
       <form onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={isLoading}>
         <FormField
           label="Email"

@@ -8,7 +8,7 @@ import type {
   UserInfo,
 } from '@pixel-vault/shared';
 import { api } from '../../app/api';
-import { setCredentials } from './authSlice';
+import { loggedIn, setCredentials } from './authSlice';
 
 /** The public part of a user info: what GET /api/users/profile answers. */
 function publicPart({ token: _token, ...user }: UserInfo): PublicUser {
@@ -26,14 +26,14 @@ export const accountApi = api.injectEndpoints({
       query: (body) => ({ url: '/api/users/login', method: 'POST', body }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(setCredentials(data));
+        if (data) dispatch(loggedIn(data));
       },
     }),
     register: build.mutation<UserInfo, RegisterBody>({
       query: (body) => ({ url: '/api/users', method: 'POST', body }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(setCredentials(data));
+        if (data) dispatch(loggedIn(data));
       },
     }),
     /** Always answers 202 with the same neutral message, whether or not the e-mail has an account. */
@@ -45,7 +45,7 @@ export const accountApi = api.injectEndpoints({
       query: (body) => ({ url: '/api/users/password/reset', method: 'POST', body }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(setCredentials(data));
+        if (data) dispatch(loggedIn(data));
       },
     }),
     getProfile: build.query<PublicUser, void>({

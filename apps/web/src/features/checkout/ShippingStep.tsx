@@ -1,5 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useGetMyOrdersQuery } from '../../app/ordersApi';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { saveShippingAddress, type ShippingAddress } from '../../app/cartSlice';
 
@@ -12,21 +14,37 @@ const FIELDS: { key: keyof ShippingAddress; label: string; autoComplete: string 
   { key: 'country', label: 'Country', autoComplete: 'country-name' },
 ];
 
+function fieldsOf(address: ShippingAddress | null | undefined): ShippingAddress {
+  return {
+    address: address?.address ?? '',
+    city: address?.city ?? '',
+    postalCode: address?.postalCode ?? '',
+    country: address?.country ?? '',
+  };
+}
+
 /**
  * Step 1 (spec sections 2 and 5): all four fields are required, else the spec's alert text, shown
- * on the page rather than in a browser alert. Prefilled from the address saved in the cart.
+ * on the page rather than in a browser alert. Prefilled from the address saved in the cart; with none
+ * (a new login: Sign Out forgets it, issue 30), from the account's own last order, which the server
+ * keeps, unless the customer has started typing.
  */
 export function ShippingStep({ onContinue }: { onContinue: () => void }) {
   const dispatch = useAppDispatch();
   const saved = useAppSelector((state) => state.cart.shippingAddress);
+  const { data: orders } = useGetMyOrdersQuery(saved ? skipToken : undefined);
+  const lastAddress = orders?.[0]?.shippingAddress;
   const id = useId();
-  const [values, setValues] = useState<ShippingAddress>({
-    address: saved?.address ?? '',
-    city: saved?.city ?? '',
-    postalCode: saved?.postalCode ?? '',
-    country: saved?.country ?? '',
-  });
+  const [values, setValues] = useState<ShippingAddress>(() => fieldsOf(saved));
+  const [edited, setEdited] = useState(false);
+  const [fromLastOrder, setFromLastOrder] = useState(false);
   const [invalid, setInvalid] = useState(false);
+
+  // The newest order's address arrives after the first render (the server's order: newest first).
+  if (!saved && lastAddress && !edited && !fromLastOrder) {
+    setFromLastOrder(true);
+    setValues(fieldsOf(lastAddress));
+  }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -50,6 +68,7 @@ export function ShippingStep({ onContinue }: { onContinue: () => void }) {
       <h2 id={`${id}-title`} className="pixel-heading text-sm text-cyan-300">
         Shipping Address
       </h2>
+      {fromLastOrder && !edited && <p className="text-sm text-zinc-400">From your last order.</p>}
       {FIELDS.map((field) => (
         <div key={field.key} className="flex flex-col gap-1">
           <label htmlFor={`${id}-${field.key}`} className="text-sm font-semibold text-zinc-300">
@@ -62,7 +81,10 @@ export function ShippingStep({ onContinue }: { onContinue: () => void }) {
             maxLength={200}
             required
             value={values[field.key]}
-            onChange={(e) => setValues((v) => ({ ...v, [field.key]: e.target.value }))}
+            onChange={(e) => {
+              setEdited(true);
+              setValues((v) => ({ ...v, [field.key]: e.target.value }));
+            }}
             className="field w-full"
           />
         </div>

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { jsonResponse } from '../../test/fetch';
+import { jsonResponse, stubFetch } from '../../test/fetch';
 import { makeCartItem } from '../../test/factories';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
@@ -122,10 +122,52 @@ describe('checkout: summary and shipping step', () => {
   });
 
   it('prefills the address saved in the cart', () => {
-    fakeShop();
+    const shop = fakeShop();
     renderCheckout();
     expect(screen.getByLabelText('Address')).toHaveValue('1 Main St');
     expect(screen.getByLabelText('Country')).toHaveValue('USA');
+    expect(shop.calls('GET', '/api/orders')).toHaveLength(0);
+  });
+
+  it("with no address kept (a new login), fills in the account's own last order's address (issue 30)", async () => {
+    const last = { address: '9 Pixel Road', city: 'Fresno', postalCode: '93650', country: 'USA' };
+    const older = { address: '1 Old Way', city: 'Reno', postalCode: '89501', country: 'USA' };
+    const shop = fakeShop({
+      overrides: {
+        'GET /api/orders': () =>
+          jsonResponse([makeOrder({ shippingAddress: last }), makeOrder({ shippingAddress: older })]),
+      },
+    });
+    renderCheckout({ address: null });
+    await waitFor(() => expect(screen.getByLabelText('Address')).toHaveValue('9 Pixel Road'));
+    expect(screen.getByLabelText('City')).toHaveValue('Fresno');
+    expect(screen.getByLabelText('Postal Code')).toHaveValue('93650');
+    expect(screen.getByLabelText('Country')).toHaveValue('USA');
+    expect(screen.getByText('From your last order.')).toBeInTheDocument();
+    expect(shop.calls('GET', '/api/orders')).toHaveLength(1);
+  });
+
+  it('leaves the fields empty for an account without orders', async () => {
+    const shop = fakeShop({ overrides: { 'GET /api/orders': () => jsonResponse([]) } });
+    renderCheckout({ address: null });
+    await waitFor(() => expect(shop.calls('GET', '/api/orders')).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 20));
+    for (const label of ['Address', 'City', 'Postal Code', 'Country']) {
+      expect(screen.getByLabelText(label)).toHaveValue('');
+    }
+    expect(screen.queryByText('From your last order.')).not.toBeInTheDocument();
+  });
+
+  it("never overwrites what the customer started typing with the last order's address", async () => {
+    const user = userEvent.setup();
+    let answer: (response: Response) => void = () => undefined;
+    stubFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    renderCheckout({ address: null });
+    await user.type(screen.getByLabelText('Address'), '5 Own St');
+    answer(jsonResponse([makeOrder()]));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getByLabelText('Address')).toHaveValue('5 Own St');
+    expect(screen.getByLabelText('City')).toHaveValue('');
   });
 });
 
