@@ -1,9 +1,10 @@
-import { StrictMode, startTransition, useEffect } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
 import '@fontsource/press-start-2p/latin-400.css';
 import './index.css';
+import { PageReadyContext } from './app/ready';
 import { AppRoutes, preloadPage } from './app/router';
 import { restoring } from './app/sessionSlice';
 import { SSR_STATE_ID, serverAnswers, type ServerState } from './app/ssrState';
@@ -17,29 +18,24 @@ if (!root) throw new Error('No #root element in index.html');
 const startPersistence = (store: AppStore) =>
   import('./app/persist').then((persist) => persist.startPersistence(store));
 
-/** Marks the document once React has drawn or hydrated it: the page now reacts (tests wait for it). */
-function Ready({ onReady }: { onReady?: () => void }) {
-  useEffect(() => {
-    document.documentElement.dataset.ready = '';
-    onReady?.();
-  }, [onReady]);
-  return null;
-}
-
 interface AppProps {
   store: AppStore;
   serverState?: RootState;
+  /** Called once the routed page reacts (app/ready.tsx). */
   onReady?: () => void;
 }
 
-function App({ store, serverState, onReady }: AppProps) {
+const nothing = () => {};
+
+function App({ store, serverState, onReady = nothing }: AppProps) {
   return (
     <StrictMode>
       <Provider store={store} serverState={serverState}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-        <Ready onReady={onReady} />
+        <PageReadyContext value={onReady}>
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </PageReadyContext>
       </Provider>
     </StrictMode>
   );
@@ -74,10 +70,7 @@ async function hydrate(container: HTMLElement, server: ServerState) {
   let hydrated = () => {};
   const ready = new Promise<void>((resolve) => (hydrated = resolve));
   const recorded = early.takeEarlyEvents();
-  const onReady = () => {
-    early.pickUpEarlyEdits(recorded);
-    hydrated();
-  };
+  const onReady = () => void early.pickUpEarlyEdits(recorded).then(hydrated);
   startTransition(() => {
     hydrateRoot(container, <App store={store} serverState={store.getState()} onReady={onReady} />);
   });

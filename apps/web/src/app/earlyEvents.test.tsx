@@ -84,7 +84,7 @@ async function start() {
   await act(async () => {
     root = hydrateRoot(document.getElementById('root')!, <Shop />);
   });
-  act(() => pickUpEarlyEdits(early));
+  await act(() => pickUpEarlyEdits(early));
   await act(() => replayEarlyActions(early));
 }
 

@@ -104,10 +104,12 @@ function selectionOf(field: HTMLInputElement | HTMLTextAreaElement): [number, nu
 /**
  * Tells React what every field edited before the app started shows: those the loader heard, then any
  * other that shows something else than the server rendered (autofill, a change no event announced).
- * Call it as soon as the page is hydrated, before anything renders again: a controlled field that
- * renders again shows its state, and what was typed would be gone from the screen.
+ * What they show is read at once, as soon as the page is hydrated and before anything renders it again
+ * (a controlled field that renders shows its state, and what was typed would be gone from the screen);
+ * React is told a task later, once it has finished its work on the hydration (an event dispatched
+ * while it runs the page's effects reached its handlers but changed nothing).
  */
-export function pickUpEarlyEdits(events: EarlyEvent[], root: ParentNode = document): void {
+export function pickUpEarlyEdits(events: EarlyEvent[], root: ParentNode = document): Promise<void> {
   const edited = new Set<Field>();
   for (const event of events) {
     const element = event.type === 'input' || event.type === 'change' ? find(event) : undefined;
@@ -120,7 +122,20 @@ export function pickUpEarlyEdits(events: EarlyEvent[], root: ParentNode = docume
   const shown = [...edited]
     .filter((field) => !(field instanceof HTMLInputElement && field.type === 'radio' && !field.checked))
     .map((field) => [field, shownIn(field)] as const);
-  for (const [field, value] of shown) pickUp(field, value);
+  return nextTask().then(() => {
+    for (const [field, value] of shown) pickUp(field, value);
+  });
+}
+
+/**
+ * Clicks `element` again: through the control it is part of (a tap often lands on a button's icon, an
+ * SVG element, which has no click()), as the browser's click did.
+ */
+function clickOn(element: Element) {
+  const control = element.closest('a[href], button, input, select, textarea, summary, [role="button"]');
+  const target = control ?? element;
+  if (target instanceof HTMLElement) target.click();
+  else target.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, view: window }));
 }
 
 /** One task later: React has rendered what the last replayed event changed before the next reads it. */
@@ -135,7 +150,7 @@ export async function replayEarlyActions(events: EarlyEvent[]): Promise<void> {
   try {
     for (const event of events) {
       const element = event.type === 'click' || event.type === 'submit' ? find(event) : undefined;
-      if (event.type === 'click' && element instanceof HTMLElement) element.click();
+      if (event.type === 'click' && element) clickOn(element);
       else if (event.type === 'submit' && element instanceof HTMLFormElement) element.requestSubmit();
       else continue;
       await nextTask();

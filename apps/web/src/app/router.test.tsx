@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
+import { logout } from '../features/account/authSlice';
 import { makeProductList } from '../test/factories';
 import { jsonResponse, stubFetch } from '../test/fetch';
 import { LocationProbe } from '../test/LocationProbe';
@@ -73,6 +74,19 @@ describe('routes (spec section 2)', () => {
     expect(screen.getByText('Your cart is empty')).toBeInTheDocument();
     // The lazy page sets its title in an effect that can run after its heading shows.
     await waitFor(() => expect(document.title).toBe('Checkout — Pixel Vault'));
+  });
+
+  it('sends a shopper who signs out at checkout home, and one whose session the server ended to /login', async () => {
+    const signedOut = renderAt('/place-order', makeUser());
+    expect(await screen.findByRole('heading', { name: 'Checkout' })).toBeInTheDocument();
+    act(() => signedOut.store.dispatch(logout()));
+    await waitFor(() => expect(location()).toBe('/'));
+    signedOut.unmount();
+
+    const ended = renderAt('/place-order', makeUser());
+    expect(await screen.findByRole('heading', { name: 'Checkout' })).toBeInTheDocument();
+    act(() => ended.store.dispatch(logout('SESSION_ENDED')));
+    await waitFor(() => expect(location()).toMatch(/^\/login\?redirect=%2Fplace-order/));
   });
 
   it('sends a non-admin away from the dashboard to /', () => {

@@ -1,4 +1,4 @@
-import { lazy, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
+import { lazy, useLayoutEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { HomePage } from '../features/catalog/HomePage';
 import { Spinner } from '../ui/Spinner';
@@ -105,8 +105,14 @@ function Titled({ title, children }: { title: string; children: ReactNode }) {
 export function RequireAuth({ children }: { children: ReactNode }) {
   const restored = useAppSelector(selectSessionRestored);
   const loggedIn = useAppSelector((state) => state.auth.userInfo != null);
+  const ended = useAppSelector((state) => state.auth.sessionEnded != null);
   const { pathname } = useLocation();
+  // Signed out here (Sign Out goes home): the login page would be a detour. Its redirect raced the
+  // menu's own navigation to / and won (issue 30's two-accounts journey, signing out at checkout).
+  const [seenLoggedIn, setSeenLoggedIn] = useState(false);
+  if (loggedIn && !seenLoggedIn) setSeenLoggedIn(true);
   if (!restored) return <Spinner label="Loading" />;
+  if (!loggedIn && seenLoggedIn && !ended) return <Navigate to="/" replace />;
   if (!loggedIn) return <Navigate to={`/login?redirect=${encodeURIComponent(pathname)}`} replace />;
   return children;
 }

@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { useAppSelector } from '../hooks';
 import { selectIsCartOpen } from '../../features/cart/cartPanelSlice';
 import { Spinner } from '../../ui/Spinner';
+import { PageReady } from '../ready';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Footer } from './Footer';
 import { Header } from './Header';
@@ -43,6 +44,7 @@ export function Layout() {
         <ErrorBoundary key={pathname}>
           <Suspense fallback={<Spinner label="Loading page" />}>
             <Outlet />
+            <PageReady />
           </Suspense>
         </ErrorBoundary>
       </main>
