@@ -9,6 +9,7 @@ if (process.env.BENCH_SKIP_BUILD !== '1' && run('npm', ['run', 'build']) !== 0) 
 const failed = [
   'bench/run.ts',
   'bench/lighthouse.ts',
+  'bench/early-taps.ts',
   'bench/checkout.ts',
   'bench/mixed.ts',
   'bench/soak.ts',
