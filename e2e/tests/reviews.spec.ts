@@ -108,7 +108,8 @@ test('a buyer reviews a product from their order; the numbers move everywhere; a
     .getByRole('menuitem', { name: 'My Orders' })
     .or(page.getByRole('link', { name: 'My Orders' }))
     .click();
-  await page.locator(`li:has-text("${orderId}")`).getByRole('link', { name: 'View details' }).click();
+  // My Orders names an order by its number (issue 30); its details link carries the id.
+  await page.locator(`a[href="/order/${orderId}"]`, { hasText: 'View details' }).click();
   await expect(page).toHaveURL(new RegExp(`/order/${orderId}$`));
   await page.getByRole('link', { name: /^Review this product/ }).click();
   await expect(page).toHaveURL(new RegExp(`${productUrl}#write-review$`));
