@@ -281,9 +281,12 @@ describe('three instances behind nginx on one PostgreSQL (issue 13)', () => {
         ]),
       ).toBe(1);
       expect(
-        await count('select count(*) as n from mail_outbox where subject = $1', [
-          `Your Pixel Vault order ${orderId}`,
-        ]),
+        await count(
+          // A confirmation names its order by number (issue 30).
+          `select count(*) as n from mail_outbox m join orders o
+             on m.subject = 'Your Pixel Vault order #' || o.number where o.id = $1`,
+          [orderId],
+        ),
       ).toBe(1);
       settled.push(orderId);
     }
@@ -622,9 +625,12 @@ describe('three instances behind nginx on one PostgreSQL (issue 13)', () => {
     // One confirmation each.
     for (const id of capturedOrderIds) {
       expect(
-        await count('select count(*) as n from mail_outbox where subject = $1', [
-          `Your Pixel Vault order ${id}`,
-        ]),
+        await count(
+          // A confirmation names its order by number (issue 30).
+          `select count(*) as n from mail_outbox m join orders o
+             on m.subject = 'Your Pixel Vault order #' || o.number where o.id = $1`,
+          [id],
+        ),
       ).toBe(1);
     }
     // No unit lost or made up: the shelf plus what the orders hold is what there was. An order a failed
