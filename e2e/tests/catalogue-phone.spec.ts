@@ -31,7 +31,10 @@ for (const width of [360, 412]) {
   });
 }
 
-test('a sold-out product says "Sold out" on its card', async ({ page, request }) => {
+test('a sold-out product says "Sold out" on its card, listed after those in stock', async ({
+  page,
+  request,
+}) => {
   const login = await (await request.post('/api/users/login', { data: ADMIN })).json();
   const admin = { authorization: `Bearer ${login.token as string}` };
   const product = (await productsIn(request, 'board-games')).find((p) => p.stockQuantity > 0)!;
@@ -50,6 +53,11 @@ test('a sold-out product says "Sold out" on its card', async ({ page, request })
     const soldOut = (await productsIn(request, 'board-games')).filter((p) => p.stockQuantity < 1);
     expect(soldOut.map((p) => p._id)).toContain(product._id);
     await expect(cards.filter({ hasText: 'Sold out' })).toHaveCount(soldOut.length);
+    // ...and come after those in stock, the shopper having chosen no order.
+    const texts = await cards.allInnerTexts();
+    const firstSoldOut = texts.findIndex((text) => /sold out/i.test(text));
+    expect(texts.slice(firstSoldOut).every((text) => /sold out/i.test(text))).toBe(true);
+    expect(texts.slice(firstSoldOut)).toHaveLength(soldOut.length);
     await expectNoSeriousA11yViolations(page);
   } finally {
     await setStock(product.stockQuantity);

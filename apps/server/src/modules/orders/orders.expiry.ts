@@ -67,7 +67,10 @@ export async function returnStock(tx: Executor, orderId: string, moved?: StockCh
       .set({ stock: sql`${products.stock} + ${line.quantity}` })
       .where(eq(products.id, line.productId))
       .returning({ stock: products.stock, lsn: STOCK_LSN });
-    if (row) moved?.push({ id: line.productId, stock: row.stock, lsn: parseLsn(row.lsn) });
+    if (row) {
+      const soldOutChanged = row.stock - line.quantity <= 0;
+      moved?.push({ id: line.productId, stock: row.stock, lsn: parseLsn(row.lsn), soldOutChanged });
+    }
   }
 }
 

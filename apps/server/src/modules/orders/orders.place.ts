@@ -144,7 +144,7 @@ export function createOrderPlacement({
     if (row) {
       if (Number(row.price_cents) !== line.priceCents || row.name !== line.name) throw new PriceMoved();
       const stock = Number(row.stock);
-      moved.push({ id: line.productId, stock, lsn: parseLsn(row.lsn) });
+      moved.push({ id: line.productId, stock, lsn: parseLsn(row.lsn), soldOutChanged: stock === 0 });
       return lowStock && stock <= lowStock.threshold && stock + line.quantity - givenBack > lowStock.threshold
         ? { productId: line.productId, name: row.name, stock }
         : undefined;

@@ -112,8 +112,11 @@ export function createCatalogueCache({ ttlMs, maxEntries, now = Date.now, tell }
     },
     invalidateLocal,
     stockMoved(moved) {
+      // A product sold out or back: the lists' order changed (sold-out products come last), here and
+      // on every instance. Rare beside the orders that only move a figure.
       const taken = book.apply(moved);
-      if (taken.length > 0) tell?.({ kind: 'stock', changes: taken });
+      if (moved.some((change) => change.soldOutChanged)) cache.invalidate('products');
+      else if (taken.length > 0) tell?.({ kind: 'stock', changes: taken });
     },
     stockMovedLocal(moved) {
       book.apply(moved);

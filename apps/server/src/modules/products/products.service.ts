@@ -109,6 +109,9 @@ export interface ProductsServiceOptions {
 
 const productNotFound = () => notFound('Product not found');
 
+/** Sorts sold-out products last; a product selling out or coming back drops the lists (products.cache.ts). */
+const SOLD_OUT = sql`(${products.stock} <= 0)`;
+
 /** The key listAnswer's template below gives the unfiltered, unpaged list. */
 const WHOLE_LIST_KEY = 'list\u0000\u0000all\u0000';
 
@@ -131,7 +134,8 @@ export function createProductsService({
     if (query.category) conditions.push(eq(products.category, query.category));
     if (query.q) conditions.push(ilike(products.name, `%${escapeLike(query.q)}%`));
     const where = and(...conditions);
-    const order = [asc(products.name), asc(products.id)];
+    // Sold-out products after the others (issue 30): the shopper chose no order here.
+    const order = [asc(SOLD_OUT), asc(products.name), asc(products.id)];
     const toDto = (row: ProductQueryRow) => toProductDto(row, publicUrl);
 
     const paging = requestedPage(query, PRODUCTS_DEFAULT_LIMIT);
@@ -163,9 +167,9 @@ export function createProductsService({
   }
 
   /**
-   * The ids of a category's or search's products in the list's order (name, id), as one string of
-   * 36-character ids, kept like the answers (same TTL, dropped with them) per category and search
-   * rather than per page (issue 13). A page is then a slice of it and 24 rows by primary key, where
+   * The ids of a category's or search's products in the list's order (in stock first, then name and
+   * id), as one string of 36-character ids, kept like the answers (same TTL, dropped with them) per
+   * category and search rather than per page (issue 13). A page is then a slice of it and 24 rows by primary key, where
    * OFFSET made the database walk every row before the page (page 900 of a 25,000-product category
    * read 21,600 index entries), and the count is its length, so page and total always agree.
    */
@@ -174,7 +178,7 @@ export function createProductsService({
     return cache.ids(key, async () => {
       const [row] = await db
         .select({
-          ids: sql<string>`coalesce(string_agg(${products.id}::text, '' order by ${products.name}, ${products.id}), '')`,
+          ids: sql<string>`coalesce(string_agg(${products.id}::text, '' order by ${SOLD_OUT}, ${products.name}, ${products.id}), '')`,
         })
         .from(products)
         .where(where);

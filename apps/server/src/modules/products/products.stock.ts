@@ -8,6 +8,12 @@ export interface StockChange {
   id: string;
   stock: number;
   lsn: bigint;
+  /**
+   * The write sold the product out, or brought it back from 0 (known from the update itself: the
+   * stock before it is the stock after it plus or minus the quantity). Sold-out products are listed
+   * after the others (issue 30), so the catalogue's lists are read again, on every instance.
+   */
+  soldOutChanged?: boolean;
 }
 
 /**

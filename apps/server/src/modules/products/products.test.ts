@@ -214,6 +214,25 @@ describe('catalogue', () => {
       expect(new Set(paged)).toEqual(new Set(made.map((p) => p.id)));
     });
 
+    it('lists sold-out products after those in stock, in the whole list, a category and its pages (issue 30)', async () => {
+      const names = ['Atari Gone', 'Boxed Lynx', 'Cart Gone', 'Dreamcast'];
+      for (const name of names) {
+        await insertProduct(ctx.db, { name, category: 'consoles', stock: name.includes('Gone') ? 0 : 2 });
+      }
+      const inOrder = ['Boxed Lynx', 'Dreamcast', 'Atari Gone', 'Cart Gone'];
+      const namesOf = (found: Product[]) => found.map((p) => p.productName);
+      expect(namesOf((await list()).body)).toEqual(inOrder);
+      expect(namesOf((await list('?category=consoles')).body)).toEqual(inOrder);
+      const pages = [];
+      for (const page of [1, 2])
+        pages.push(...(await list(`?category=consoles&limit=2&page=${page}`)).body.products);
+      expect(namesOf(pages)).toEqual(inOrder);
+      expect(namesOf((await list('?q=gone&page=1&limit=12')).body.products)).toEqual([
+        'Atari Gone',
+        'Cart Gone',
+      ]);
+    });
+
     it('answers an empty list for a page past the end, with the real totals', async () => {
       for (let i = 0; i < 3; i += 1) await insertProduct(ctx.db);
       const { res, body } = await list('?limit=2&page=9');
