@@ -7,6 +7,7 @@ import { Provider } from 'react-redux';
 import { StaticRouter, matchPath } from 'react-router';
 import {
   categoryLabel,
+  categoryTitle,
   isCategory,
   type Product,
   type RenderPage,
@@ -18,7 +19,7 @@ import { AppRoutes, preloadPage } from './app/router';
 import { scriptJson, type ServerState } from './app/ssrState';
 import { makeStore } from './app/store';
 import { catalogApi } from './features/catalog/api';
-import { categoryHeading, categoryQuery, pageParam } from './features/catalog/CategoryPage';
+import { categoryQuery, pageParam } from './features/catalog/CategoryPage';
 import { ServerFavourites, loadFavourites } from './features/catalog/favourites';
 import { SITE_NAME, SITE_TITLE } from './ui/useDocumentTitle';
 import { headTags, summary, type PageHead } from './ssr/head';
@@ -157,7 +158,7 @@ export const render: RenderPage = async (request: RenderRequest): Promise<Render
       catalogApi.endpoints.getProducts.initiate(categoryQuery(category, q, listPage)),
     );
     if (error) status = errorStatus(error);
-    const heading = categoryHeading(category);
+    const heading = categoryTitle(category);
     head = {
       title: `${heading} — ${SITE_NAME}`,
       description: `${CATEGORY_DESCRIPTIONS[category] ?? heading}, at ${SITE_NAME}. Hand-picked, tested and shipped across the USA.`,

@@ -22,9 +22,6 @@ export function pageParam(value: string | null): number {
   return Math.max(1, Math.trunc(Number(value)) || 1);
 }
 
-/** "retro-games" -> "Retro Games", as the header labels it (spec: the category with spaces). */
-export const categoryHeading = categoryTitle;
-
 /** /shop/:category — an unknown category goes to / (spec section 2: any other path). */
 export function CategoryRoute() {
   const { category = '' } = useParams();
@@ -37,7 +34,7 @@ export function CategoryRoute() {
  * back button keeps them; the search is done by the server, debounced while typing.
  */
 export function CategoryPage({ category }: { category: Category }) {
-  const heading = categoryHeading(category);
+  const heading = categoryTitle(category);
   useDocumentTitle(heading);
   const searchId = useId();
   const [searchParams, setSearchParams] = useSearchParams();
