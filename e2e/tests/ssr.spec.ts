@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { READY, expect, test } from './fixtures';
-import { productsIn, watchConsole } from './helpers';
+import { expectNoSeriousA11yViolations, productsIn, watchConsole } from './helpers';
 
 /** React has hydrated the page: its links navigate inside the app (no new document is loaded). */
 async function expectHydrated(page: Page, linkName: string | RegExp, url: RegExp) {
@@ -143,4 +143,34 @@ test('robots.txt keeps private pages out and points to the sitemap, which lists 
   for (const p of products) {
     expect(sitemap).toContain(`<loc>${baseURL}/shop/${p.productCategory}/product/${p._id}</loc>`);
   }
+});
+
+test('a product under the wrong category moves (301) to its own address; a mistyped link finds a page that helps (issue 30)', async ({
+  page,
+  request,
+}) => {
+  const product = (await productsIn(request, 'consoles'))[0]!;
+  const own = `/shop/consoles/product/${product._id}`;
+  const wrong = `/shop/puzzles/product/${product._id}?ref=mail`;
+  // What a crawler or an old link gets: a permanent move to the product's own address, query kept.
+  const moved = await request.get(wrong, { maxRedirects: 0 });
+  expect(moved.status()).toBe(301);
+  expect(moved.headers().location).toBe(`${own}?ref=mail`);
+  await page.goto(wrong);
+  await expect(page).toHaveURL(new RegExp(`${own}\\?ref=mail$`));
+  await expect(page.getByRole('heading', { level: 1, name: product.productName })).toBeVisible();
+
+  // A mistyped id, and an id of no product: a 404 in words for a shopper, with the ways back.
+  for (const id of ['not-a-real-id', '00000000-0000-4000-8000-000000000000']) {
+    const path = `/shop/puzzles/product/${id}`;
+    expect((await request.get(path)).status(), path).toBe(404);
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: 'Product not found' })).toBeVisible();
+    await expect(page.getByText("We couldn't find that product.")).toBeVisible();
+    await expect(page.getByText(/Invalid id/)).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Browse Puzzles' })).toHaveAttribute('href', '/shop/puzzles');
+  }
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('link', { name: 'Back to the shop' }).click();
+  await expect(page).toHaveURL(/\/$/);
 });
