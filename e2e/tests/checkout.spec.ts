@@ -2,7 +2,14 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ADMIN, productsIn, registerShopper, type ApiProduct, watchConsole } from './helpers';
+import {
+  ADMIN,
+  expectNoSeriousA11yViolations,
+  productsIn,
+  registerShopper,
+  type ApiProduct,
+  watchConsole,
+} from './helpers';
 
 async function adminToken(request: APIRequestContext): Promise<string> {
   const res = await request.post('/api/users/login', { data: ADMIN });
@@ -41,13 +48,19 @@ async function addToCart(page: Page, product: ApiProduct) {
   await expect(page).toHaveURL(/\/place-order$/);
 }
 
-async function fillShipping(page: Page) {
+async function fillShipping(page: Page, { country = 'United States', scan = false } = {}) {
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   await expect(page.getByText('Please fill out all the fields to continue.')).toBeVisible();
   await page.getByLabel('Address', { exact: true }).fill('1 Arcade Way');
   await page.getByLabel('City', { exact: true }).fill('Sacramento');
   await page.getByLabel('Postal Code').fill('95814');
-  await page.getByLabel('Country', { exact: true }).fill('USA');
+  // Issue 30: Country is a select of countries, the shop's own (SHOP_COUNTRY, US by default) first
+  // and chosen; the order carries the chosen one's English name.
+  const countrySelect = page.getByRole('combobox', { name: 'Country', exact: true });
+  await expect(countrySelect).toHaveValue('United States');
+  await expect(countrySelect.locator('option').first()).toHaveText('United States');
+  await countrySelect.selectOption({ label: country });
+  if (scan) await expectNoSeriousA11yViolations(page);
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   await expect(page.getByRole('button', { name: 'Back to Shipping Address' })).toBeVisible();
 }
@@ -92,7 +105,7 @@ test('gift card only: the card pays the whole order, stock goes down once, the h
 
   await registerShopper(page, 'Gina', 'Giftcard');
   await addToCart(page, product);
-  await fillShipping(page);
+  await fillShipping(page, { country: 'Canada', scan: true });
   await applyGiftCard(page, code);
   await page.getByRole('button', { name: 'Place Order' }).click();
   const orderId = await expectPaidConfirmation(page);
@@ -114,6 +127,7 @@ test('gift card only: the card pays the whole order, stock goes down once, the h
   await expect(page.locator('dt:text-is("Payment Status") + dd')).toHaveText('Paid');
   await expect(page.getByText('Pending', { exact: true })).toBeVisible();
   await expect(page.getByText('1 Arcade Way')).toBeVisible();
+  await expect(page.locator('address')).toContainText('Canada');
   await expect(page.getByText(product.productName).first()).toBeVisible();
   expect(errors).toEqual([]);
 });

@@ -62,7 +62,8 @@ async function buy(page: Page, product: ApiProduct): Promise<string> {
   await page.getByLabel('Address', { exact: true }).fill('1 Arcade Way');
   await page.getByLabel('City', { exact: true }).fill('Sacramento');
   await page.getByLabel('Postal Code').fill('95814');
-  await page.getByLabel('Country', { exact: true }).fill('USA');
+  // Issue 30: a select of countries, the shop's own (US) chosen.
+  await page.getByLabel('Country', { exact: true }).selectOption({ label: 'United States' });
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   await page.getByRole('button', { name: 'Demo payment — no money moves' }).click();
   await expect(page).toHaveURL(/\/order-confirmation\/[0-9a-f-]{36}$/, { timeout: 20_000 });

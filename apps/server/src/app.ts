@@ -397,7 +397,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(contactRoutes, { contact: services.contact, limits, limiter });
   await app.register(ordersRoutes, { orders: services.orders });
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });
-  await app.register(paymentsRoutes, { payments: services.payments, refunds: services.refunds });
+  await app.register(paymentsRoutes, {
+    payments: services.payments,
+    refunds: services.refunds,
+    shopCountry: config.shopCountry,
+  });
   await app.register(auditRoutes, { audit: services.audit });
   await app.register(adminRoutes, {
     admin: createAdminService({

@@ -228,6 +228,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it("takes the shop's country from SHOP_COUNTRY, an ISO 3166-1 alpha-2 code, US unless set (issue 30)", () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).shopCountry).toBe('US');
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, SHOP_COUNTRY: '' }).shopCountry).toBe('US');
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, SHOP_COUNTRY: ' de ' }).shopCountry).toBe('DE');
+    for (const bad of ['USA', 'Germany', 'XX', 'UK', 'D']) {
+      expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, SHOP_COUNTRY: bad }), bad).toThrow(
+        /SHOP_COUNTRY: must be an ISO 3166-1 alpha-2 country code/,
+      );
+    }
+  });
+
   it('calls stock of 3 or less low unless LOW_STOCK_THRESHOLD says otherwise (issue 15)', () => {
     expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).lowStockThreshold).toBe(3);
     expect(

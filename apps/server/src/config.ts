@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { RESET_TOKEN_MINUTES_DEFAULT } from '@pixel-vault/shared';
+import { DEFAULT_SHOP_COUNTRY, RESET_TOKEN_MINUTES_DEFAULT, isCountryCode } from '@pixel-vault/shared';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -56,6 +56,8 @@ export interface Config {
   s3: S3Config | undefined;
   /** The IANA time zone the shop's days are counted in (SHOP_TIMEZONE, default UTC; issue 15). */
   shopTimeZone: string;
+  /** The shop's own country, ISO 3166-1 alpha-2 (SHOP_COUNTRY, default US): listed first at checkout (issue 30). */
+  shopCountry: string;
   /** Stock at or below this is low: listed on the overview, mailed once per crossing (LOW_STOCK_THRESHOLD, default 3). */
   lowStockThreshold: number;
   /** The pg_dump behind GET /api/admin/backup on PostgreSQL (PG_DUMP_PATH; unset = `pg_dump` on PATH; issue 15). */
@@ -149,6 +151,13 @@ const timeZone = z
       return z.NEVER;
     }
   });
+
+/** An ISO 3166-1 alpha-2 code, in either case (`de` -> `DE`). */
+const countryCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine(isCountryCode, { message: 'must be an ISO 3166-1 alpha-2 country code, e.g. US or DE' });
 
 const EnvSchema = z.object({
   PORT: optional(
@@ -251,6 +260,7 @@ const EnvSchema = z.object({
   ),
   AWS_REGION: optional(z.string().trim()),
   SHOP_TIMEZONE: optional(timeZone),
+  SHOP_COUNTRY: optional(countryCode),
   PG_DUMP_PATH: optional(z.string().trim()),
   PG_RESTORE_PATH: optional(z.string().trim()),
   LOW_STOCK_THRESHOLD: optional(
@@ -544,6 +554,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     s3,
     shopTimeZone: e.SHOP_TIMEZONE ?? 'UTC',
+    shopCountry: e.SHOP_COUNTRY ?? DEFAULT_SHOP_COUNTRY,
     lowStockThreshold: e.LOW_STOCK_THRESHOLD ?? 3,
     pgDumpPath: e.PG_DUMP_PATH ? path.resolve(base, e.PG_DUMP_PATH) : 'pg_dump',
     pgRestorePath: e.PG_RESTORE_PATH ? path.resolve(base, e.PG_RESTORE_PATH) : 'pg_restore',

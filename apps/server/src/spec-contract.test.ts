@@ -835,6 +835,7 @@ describe('GET /api/config/paypal', () => {
       clientId: 'demo',
       mode: 'demo',
       currency: 'USD',
+      shopCountry: 'US',
     });
   });
 
@@ -847,6 +848,7 @@ describe('GET /api/config/paypal', () => {
       clientId: fake.clientId,
       mode: 'paypal',
       currency: 'USD',
+      shopCountry: 'US',
     });
   });
 });

@@ -17,3 +17,4 @@ export * from './html.js';
 export * from './schemas/admin-stats.js';
 export * from './schemas/admin-import.js';
 export * from './entry-loader.js';
+export * from './countries.js';

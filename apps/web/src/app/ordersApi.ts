@@ -5,6 +5,8 @@ import type {
   Order,
   PaymentUpdateBody,
   PayPalOrderResponse,
+  RemoveGiftCardBody,
+  RemoveGiftCardResponse,
   ShopConfigResponse,
   UseGiftCardBody,
   UseGiftCardResponse,
@@ -91,6 +93,14 @@ export const ordersApi = api.injectEndpoints({
         return [...(id ? [orderTag(id)] : []), LIST, 'GiftCard' as const];
       },
     }),
+    /**
+     * Issue 30: takes a gift card off an unpaid order (its money goes back to the card). Whatever the
+     * answer, the order is read again: a refusal may mean it was paid meanwhile.
+     */
+    removeGiftCard: build.mutation<RemoveGiftCardResponse, RemoveGiftCardBody>({
+      query: (body) => ({ url: 'api/giftcards/remove', method: 'POST', body }),
+      invalidatesTags: (_result, _error, { orderId }) => [orderTag(orderId), LIST, 'GiftCard' as const],
+    }),
   }),
 });
 
@@ -105,4 +115,5 @@ export const {
   useCancelOrderMutation,
   useCheckGiftCardBalanceMutation,
   useUseGiftCardMutation,
+  useRemoveGiftCardMutation,
 } = ordersApi;

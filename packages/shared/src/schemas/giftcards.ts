@@ -43,6 +43,30 @@ export const UseGiftCardResponse = z.object({
 });
 export type UseGiftCardResponse = z.infer<typeof UseGiftCardResponse>;
 
+/**
+ * POST /api/giftcards/remove (issue 30, beside the spec's calls): takes the card named by `code` off the
+ * unpaid order `orderId`, and the money it holds there goes back to the card.
+ */
+export const RemoveGiftCardBody = z.object({
+  code: GiftCardCode,
+  orderId: Id,
+});
+export type RemoveGiftCardBody = z.infer<typeof RemoveGiftCardBody>;
+
+export const RemoveGiftCardResponse = z.object({
+  /** The order the card was taken off. */
+  orderId: z.string(),
+  /** The card's balance after the removal. */
+  balance: z.number(),
+  /** What this call gave back to the card (0 when a removal before it already had). */
+  released: z.number(),
+  /** What is left to pay on the order now. */
+  amountDue: z.number(),
+  /** What happened, for a person. */
+  message: z.string(),
+});
+export type RemoveGiftCardResponse = z.infer<typeof RemoveGiftCardResponse>;
+
 /** A gift card as admins see it (spec section 3). */
 export const GiftCard = z.object({
   _id: z.string(),

@@ -107,6 +107,11 @@ export const OrderEvent = z.object({
   amount: z.number().nullable(),
   /** A refund's reason, where the money went, or why a refund failed. */
   note: z.string().nullable(),
+  /**
+   * Who did it, by their account as it is now (issue 30): only in an admin's reading of an order, and
+   * only while that account exists. A customer's answer never has it (it would name the shop's admins).
+   */
+  byUser: z.object({ name: z.string(), email: z.string() }).optional(),
 });
 export type OrderEvent = z.infer<typeof OrderEvent>;
 
@@ -151,7 +156,10 @@ export const Order = z.object({
   refundedPrice: z.number(),
   /** Oldest first. Only on a single order (GET /api/orders/:id and the admin's), not in lists. */
   timeline: z.array(OrderEvent).optional(),
-  /** The admin list's customer (where `user` is an id, spec section 3): name and e-mail (issue 30). */
+  /**
+   * The customer's name and e-mail as the order keeps them (issue 30), kept when the account is deleted:
+   * in the admin list (where `user` is an id, spec section 3) and in an admin's reading of one order.
+   */
   customer: z.object({ name: z.string(), email: z.string() }).optional(),
 });
 export type Order = z.infer<typeof Order>;
@@ -230,13 +238,15 @@ export const PayPalCaptureBody = z.object({
 export type PayPalCaptureBody = z.infer<typeof PayPalCaptureBody>;
 
 /**
- * GET /api/config: how this shop takes payments. (GET /api/config/paypal answers the bare client id as
- * text, as the spec says; this is the same id with what our web app also needs.)
+ * GET /api/config: how this shop takes payments, and where it is. (GET /api/config/paypal answers the
+ * bare client id as text, as the spec says; this is the same id with what our web app also needs.)
  */
 export const ShopConfigResponse = z.object({
   /** The PayPal client id for PayPal's script, or `demo` when no PayPal credentials are configured. */
   clientId: z.string(),
   mode: z.enum(['paypal', 'demo']),
   currency: z.literal('USD'),
+  /** The shop's own country (SHOP_COUNTRY, ISO 3166-1 alpha-2): listed first at checkout (issue 30). */
+  shopCountry: z.string(),
 });
 export type ShopConfigResponse = z.infer<typeof ShopConfigResponse>;

@@ -39,6 +39,12 @@ export const giftCardLedger = pgTable(
     actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** The order refund (issue 12) this row gives back; null for a release (expiry, unpaid cancel). */
     refundId: uuid('refund_id').references(() => orderRefunds.id),
+    /**
+     * Which application of the card to the order a debit or release belongs to (issue 30): a card may
+     * be applied, removed and applied again on one unpaid order, and each application has its own
+     * once-only debit and release. 1 for every other row (and for every row written before).
+     */
+    application: integer('application').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -55,21 +61,23 @@ export const giftCardLedger = pgTable(
         or (${t.kind} = 'order_refund' and ${t.orderId} is not null)`,
     ),
     // Once-only, per kind (issue 28; one key over every kind made a second top-up a unique violation):
-    // one issue per card; a retry can never debit one card twice for one order (Medusa #16347), nor
-    // give it back twice on expiry or an unpaid cancel (a release: no refund); each refund credits a
-    // card once. Top-ups are not limited: each is a row of its own (its id).
+    // one issue per card; a retry can never debit one card twice for one application to one order
+    // (Medusa #16347), nor give that application back twice (a release: Remove at checkout, expiry or an
+    // unpaid cancel; no refund); each refund credits a card once. Top-ups are not limited: each is a row
+    // of its own (its id). Issue 30: the debit and release keys name the application.
     uniqueIndex('gift_card_ledger_issue_unique')
       .on(t.giftCardId)
       .where(sql`${t.kind} = 'issue'`),
     uniqueIndex('gift_card_ledger_debit_unique')
-      .on(t.giftCardId, t.orderId)
+      .on(t.giftCardId, t.orderId, t.application)
       .where(sql`${t.kind} = 'order_debit'`),
     uniqueIndex('gift_card_ledger_release_unique')
-      .on(t.giftCardId, t.orderId)
+      .on(t.giftCardId, t.orderId, t.application)
       .where(sql`${t.kind} = 'order_refund' and ${t.refundId} is null`),
     uniqueIndex('gift_card_ledger_refund_credit_unique')
       .on(t.giftCardId, t.refundId)
       .where(sql`${t.refundId} is not null`),
+    check('gift_card_ledger_application_positive', sql`${t.application} >= 1`),
     index('gift_card_ledger_order_idx').on(t.orderId),
   ],
 );

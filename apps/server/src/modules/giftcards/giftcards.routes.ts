@@ -6,6 +6,8 @@ import {
   GiftCard,
   IdParams,
   MessageResponse,
+  RemoveGiftCardBody,
+  RemoveGiftCardResponse,
   UseGiftCardBody,
   UseGiftCardResponse,
 } from '@pixel-vault/shared';
@@ -26,6 +28,23 @@ export async function giftCardsRoutes(app: App, { giftCards }: { giftCards: Gift
     '/api/giftcards/use',
     { schema: { body: UseGiftCardBody, response: { 200: UseGiftCardResponse } }, config: { access: 'user' } },
     async (request) => giftCards.use({ user: requireUser(request), ip: request.ip }, request.body),
+  );
+
+  /**
+   * Issue 30, beside the spec's calls: the caller takes a gift card off their own unpaid order, and the
+   * money it held there goes back to the card. 200 `{ orderId, balance, released, amountDue, message }`
+   * (dollars); repeating it moves nothing and answers 200 with `released: 0`. 404 for an unknown code
+   * (counted as a wrong code) or someone else's order, 409 ORDER_PAID for a paid order, 409
+   * GIFT_CARD_NOT_APPLIED for a card never applied to it, 409 ORDER_EXPIRED once its hold ran out.
+   */
+  app.post(
+    '/api/giftcards/remove',
+    {
+      schema: { body: RemoveGiftCardBody, response: { 200: RemoveGiftCardResponse } },
+      config: { access: 'user' },
+    },
+    async (request) =>
+      giftCards.removeFromOrder({ user: requireUser(request), ip: request.ip }, request.body),
   );
 
   app.get(

@@ -1,4 +1,5 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Database, type Executor, queryRows } from '../../db/client.js';
 import {
@@ -76,7 +77,7 @@ export async function returnStock(tx: Executor, orderId: string, moved?: StockCh
 
 /**
  * Closes a locked unpaid order (expired, or cancelled by its customer, issue 12): its stock goes back
- * to the shelf and every gift-card debit is given back (ledger row + balance). A payment still in
+ * to the shelf and every gift-card debit still held is given back (ledger row + balance). A payment still in
  * flight is not waited for: a capture that arrives for a closed order is recorded and given back by
  * the payment reconciler, never used to pay it.
  */
@@ -89,11 +90,37 @@ export async function releaseLocked(
 ): Promise<void> {
   await returnStock(tx, order.id, moved);
 
+  // Only what is still held: an application removed at checkout (issue 30) was released already, and
+  // its release row (same card, order and application) keeps it from being given back twice.
+  const released = alias(giftCardLedger, 'released');
   const debits = await tx
-    .select({ giftCardId: giftCardLedger.giftCardId, amountCents: giftCardLedger.amountCents })
+    .select({
+      giftCardId: giftCardLedger.giftCardId,
+      amountCents: giftCardLedger.amountCents,
+      application: giftCardLedger.application,
+    })
     .from(giftCardLedger)
-    .where(and(eq(giftCardLedger.orderId, order.id), eq(giftCardLedger.kind, 'order_debit')))
-    .orderBy(asc(giftCardLedger.giftCardId));
+    .where(
+      and(
+        eq(giftCardLedger.orderId, order.id),
+        eq(giftCardLedger.kind, 'order_debit'),
+        notExists(
+          tx
+            .select({ one: sql`1` })
+            .from(released)
+            .where(
+              and(
+                eq(released.giftCardId, giftCardLedger.giftCardId),
+                eq(released.orderId, giftCardLedger.orderId),
+                eq(released.application, giftCardLedger.application),
+                eq(released.kind, 'order_refund'),
+                isNull(released.refundId),
+              ),
+            ),
+        ),
+      ),
+    )
+    .orderBy(asc(giftCardLedger.giftCardId), asc(giftCardLedger.application));
   for (const debit of debits) {
     const refund = -debit.amountCents;
     const [card] = await tx
@@ -108,6 +135,7 @@ export async function releaseLocked(
       kind: 'order_refund',
       amountCents: refund,
       balanceAfterCents: card.balanceCents,
+      application: debit.application,
       createdAt: now,
     });
   }

@@ -11,6 +11,7 @@ import {
   orderItems,
   orders,
   payments,
+  users,
 } from '../../db/schema/index.js';
 import { type NewOrderEvent, statusOf } from './orders.lifecycle.js';
 
@@ -21,11 +22,11 @@ export async function lockOrder(tx: Executor, orderId: string): Promise<OrderRow
 }
 
 /**
- * Which ledger rows pay an order: its debits, less what a release (expiry, an unpaid cancellation) gave
- * back. A refund of a paid order (issue 12, `refund_id` set) does not unpay it: it counts in
- * `refunded_cents` instead.
+ * Which ledger rows pay an order: its debits, less what a release (Remove at checkout, expiry, an unpaid
+ * cancellation) gave back. A refund of a paid order (issue 12, `refund_id` set) does not unpay it: it
+ * counts in `refunded_cents` instead.
  */
-const payingLedgerRows = sql`${giftCardLedger.kind} in ('order_debit', 'order_refund') and ${giftCardLedger.refundId} is null`;
+export const payingLedgerRows = sql`${giftCardLedger.kind} in ('order_debit', 'order_refund') and ${giftCardLedger.refundId} is null`;
 
 /** The money on an order, in cents (>= 0), read in one statement. */
 export interface MoneyOnOrder {
@@ -37,28 +38,34 @@ export interface MoneyOnOrder {
 
 /**
  * Both sums in one round trip (issue 13: every paid order asks this once or twice). With `cardId`, the
- * same statement also says whether that gift card has a debit on the order (`cardDebited`).
+ * same statement also says what that gift card holds on the order (`cardHeldCents`).
  */
 export async function moneyOn(
   tx: Executor,
   orderId: string,
   cardId?: string,
-): Promise<MoneyOnOrder & { cardDebited: boolean }> {
+): Promise<MoneyOnOrder & { cardHeldCents: number }> {
   const money = moneyColumns(orderId, cardId);
-  const [row] = await queryRows<{ gift: string | number; captured: string | number; card_debited: boolean }>(
+  const [row] = await queryRows<{
+    gift: string | number;
+    captured: string | number;
+    card_held: string | number;
+  }>(
     tx,
-    sql`select ${money.giftCents} as gift, ${money.capturedCents} as captured, ${money.cardDebited} as card_debited`,
+    sql`select ${money.giftCents} as gift, ${money.capturedCents} as captured, ${money.cardHeldCents} as card_held`,
   );
   return {
     giftCents: Number(row?.gift ?? 0),
     capturedCents: Number(row?.captured ?? 0),
-    cardDebited: row?.card_debited === true,
+    cardHeldCents: Number(row?.card_held ?? 0),
   };
 }
 
 /**
  * moneyOn's three values as expressions, for a statement that reads them beside something else (the
- * gift-card payment reads them as it locks the card). `cardId` may be a column.
+ * gift-card payment reads them as it locks the card). `cardId` may be a column. `cardHeldCents` is net
+ * (issue 30): what the card's applications to the order debited, less what was released of them, so a
+ * card applied and then removed holds nothing and is not "on the order" any more.
  */
 export function moneyColumns(orderId: string, cardId?: string | SQLWrapper) {
   return {
@@ -66,11 +73,12 @@ export function moneyColumns(orderId: string, cardId?: string | SQLWrapper) {
       where ${giftCardLedger.orderId} = ${orderId} and ${payingLedgerRows})`.mapWith(Number),
     capturedCents: sql<number>`(select coalesce(sum(${payments.amountCents}), 0) from ${payments}
       where ${payments.orderId} = ${orderId} and ${payments.status} = 'captured')`.mapWith(Number),
-    cardDebited:
+    cardHeldCents:
       cardId === undefined
-        ? sql<boolean>`false`
-        : sql<boolean>`exists (select 1 from ${giftCardLedger} where ${giftCardLedger.giftCardId} = ${cardId}
-            and ${giftCardLedger.orderId} = ${orderId} and ${giftCardLedger.kind} = 'order_debit')`,
+        ? sql<number>`0`.mapWith(Number)
+        : sql<number>`(select coalesce(-sum(${giftCardLedger.amountCents}), 0) from ${giftCardLedger}
+            where ${giftCardLedger.giftCardId} = ${cardId} and ${giftCardLedger.orderId} = ${orderId}
+              and ${payingLedgerRows})`.mapWith(Number),
   };
 }
 
@@ -151,14 +159,35 @@ export function toOrderDto(
   };
 }
 
-/** An order's timeline, oldest first (issue 12). */
-export async function timelineFor(tx: Executor, orderId: string): Promise<OrderEvent[]> {
+/**
+ * An order's timeline, oldest first (issue 12). `withActors` (an admin's reading only, issue 30) adds
+ * who did it, `byUser: {name, email}`, from their account as it is now; an account since deleted
+ * (actor_user_id set null) adds nothing. A customer's answer never carries it: it would name admins.
+ */
+export async function timelineFor(
+  tx: Executor,
+  orderId: string,
+  { withActors = false }: { withActors?: boolean } = {},
+): Promise<OrderEvent[]> {
+  const order = [asc(orderEvents.at), asc(orderEvents.id)];
+  if (!withActors) {
+    const rows = await tx
+      .select()
+      .from(orderEvents)
+      .where(eq(orderEvents.orderId, orderId))
+      .orderBy(...order);
+    return rows.map(timelineEntry);
+  }
   const rows = await tx
-    .select()
+    .select({ event: orderEvents, name: users.name, email: users.email })
     .from(orderEvents)
+    .leftJoin(users, eq(users.id, orderEvents.actorUserId))
     .where(eq(orderEvents.orderId, orderId))
-    .orderBy(asc(orderEvents.at), asc(orderEvents.id));
-  return rows.map(timelineEntry);
+    .orderBy(...order);
+  return rows.map(({ event, name, email }) => ({
+    ...timelineEntry(event),
+    ...(name !== null && email !== null ? { byUser: { name, email } } : {}),
+  }));
 }
 
 /** One event row (or one just written) as the timeline shows it. */
@@ -216,15 +245,22 @@ export async function toOrderDtos(
   );
 }
 
-/** One order as the API answers it alone: with its timeline. */
+/**
+ * One order as the API answers it alone: with its timeline. `forAdmin` (an admin reads it, issue 30):
+ * the timeline names who did what, and `customer` gives the order's own snapshot of the customer, kept
+ * when the account is deleted, as the admin list does.
+ */
 export async function orderDto(
   tx: Executor,
   row: OrderRow,
   publicUrl: PublicUrlOf = relativeUrls,
+  { forAdmin = false }: { forAdmin?: boolean } = {},
 ): Promise<Order> {
   const [dto] = await toOrderDtos(tx, [row], publicUrl);
   if (!dto) throw new Error('orderDto: no order');
-  return { ...dto, timeline: await timelineFor(tx, row.id) };
+  const timeline = await timelineFor(tx, row.id, { withActors: forAdmin });
+  if (!forAdmin) return { ...dto, timeline };
+  return { ...dto, customer: { name: row.customerName, email: row.customerEmail }, timeline };
 }
 
 export async function listOrdersOf(

@@ -55,7 +55,10 @@ export interface LockOptions {
 export interface OrdersService {
   place(user: AuthUser, body: CreateOrderBody): Promise<Order>;
   listMine(user: AuthUser): Promise<Order[]>;
-  /** The owner or an admin; anyone else 404. */
+  /**
+   * The owner or an admin; anyone else 404. An admin's answer also names who did each step of the
+   * timeline (`byUser`) and the order's `customer` (issue 30).
+   */
   get(user: AuthUser, orderId: string): Promise<Order>;
   /** Settles from verified money only: the paid order, or 402 with what is still due. */
   confirmPayment(user: AuthUser, orderId: string): Promise<Order>;
@@ -245,7 +248,8 @@ export function createOrdersService({
     async get(user, orderId) {
       const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
       if (!row || (row.userId !== user.id && !user.isAdmin)) throw orderNotFound();
-      return toDto(db, row);
+      // An admin's reading names who did what (issue 30); the customer's never names an admin.
+      return orderDto(db, row, publicUrl, { forAdmin: user.isAdmin });
     },
     async confirmPayment(user, orderId) {
       const settled = await withLockedOrder(orderId, { ownerId: user.id }, async (tx, order, effects) => {

@@ -19,7 +19,16 @@ const WebhookAnswer = z.object({ received: z.boolean() });
 
 export async function paymentsRoutes(
   app: App,
-  { payments, refunds }: { payments: PaymentsService; refunds: RefundsService },
+  {
+    payments,
+    refunds,
+    shopCountry,
+  }: {
+    payments: PaymentsService;
+    refunds: RefundsService;
+    /** SHOP_COUNTRY, answered beside the payment settings for the checkout's country list (issue 30). */
+    shopCountry: string;
+  },
 ) {
   // Issue 12: the customer cancels their order (a paid one is refunded in full); an admin refunds.
   app.post(
@@ -38,7 +47,7 @@ export async function paymentsRoutes(
   );
 
   // Spec section 7: "response is the payment provider client id": the id itself, as text ('demo' in
-  // demo mode). Our web app reads the same id, with the mode, from /api/config.
+  // demo mode). Our web app reads the same id, with the mode and the shop's country, from /api/config.
   app.get('/api/config/paypal', { config: { access: 'public' } }, async (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send(payments.config().clientId),
   );
@@ -46,7 +55,7 @@ export async function paymentsRoutes(
   app.get(
     '/api/config',
     { schema: { response: { 200: ShopConfigResponse } }, config: { access: 'public' } },
-    async () => payments.config(),
+    async () => ({ ...payments.config(), shopCountry }),
   );
 
   app.put(

@@ -46,7 +46,8 @@ const completedCapture = (result: ProviderPayment): result is ProviderPayment & 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PaymentsService {
-  config(): ShopConfigResponse;
+  /** The payment half of GET /api/config (the route adds the shop's country). */
+  config(): Omit<ShopConfigResponse, 'shopCountry'>;
   /**
    * PUT /api/orders/:id/payment (the spec's payment update). Gift Card + code: the card pays what it
    * can (giftcards.payOrder). PayPal + a PayPal order id: the server reads that order from the

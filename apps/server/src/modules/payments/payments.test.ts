@@ -50,7 +50,12 @@ describe('PayPal (the real client against a PayPal-compatible server on loopback
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(res.body).toBe(paypal.clientId);
     const config = await ctx.app.inject({ method: 'GET', url: '/api/config' });
-    expect(config.json()).toEqual({ clientId: paypal.clientId, mode: 'paypal', currency: 'USD' });
+    expect(config.json()).toEqual({
+      clientId: paypal.clientId,
+      mode: 'paypal',
+      currency: 'USD',
+      shopCountry: 'US',
+    });
   });
 
   it('pays an order with PayPal alone and never captures a captured payment again', async () => {
@@ -496,7 +501,7 @@ describe('demo mode (no PayPal credentials)', () => {
   it('completes a checkout end to end: create -> capture -> paid, once', async () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/config/paypal' })).body).toBe('demo');
     const res = await ctx.app.inject({ method: 'GET', url: '/api/config' });
-    expect(res.json()).toEqual({ clientId: 'demo', mode: 'demo', currency: 'USD' });
+    expect(res.json()).toEqual({ clientId: 'demo', mode: 'demo', currency: 'USD', shopCountry: 'US' });
     const { auth, user } = await insertUser(ctx.db);
     const order = await orderFor(ctx, auth);
     const created = await createPayPal(ctx, auth, order._id);
@@ -531,6 +536,8 @@ describe('demo mode (no PayPal credentials)', () => {
         'POST /api/giftcards/admin/create admin',
         'POST /api/giftcards/check-balance user',
         'POST /api/giftcards/use user',
+        // Remove beside an applied gift card (issue 30).
+        'POST /api/giftcards/remove user',
         'POST /api/orders user',
         'POST /api/orders/:id/paypal user',
         'POST /api/orders/:id/paypal/capture user',

@@ -19,6 +19,7 @@ import { recordAudit } from '../audit/audit.repo.js';
 import { enqueueMail } from '../mail/mail.service.js';
 import { releaseLocked, returnStock } from '../orders/orders.expiry.js';
 import { checkTransition, recordEvent } from '../orders/orders.lifecycle.js';
+import { payingLedgerRows } from '../orders/orders.repo.js';
 import { type RefundDestinations, cancelledMail, refundMail } from '../orders/orders.mail.js';
 import type { OrderEffects, OrdersService } from '../orders/orders.service.js';
 import { reviewsAfterOrderClosed } from '../reviews/reviews.service.js';
@@ -121,7 +122,8 @@ export function createRefundsService({
         'REFUND_TOO_LARGE',
       );
     }
-    // What each card still holds of this order: its debits less everything given back to it so far.
+    // What each card still holds of this order: its debits less everything given back to it so far
+    // (a Remove at checkout, issue 30, or an earlier refund).
     const cards = await tx
       .select({
         giftCardId: giftCardLedger.giftCardId,
@@ -415,8 +417,10 @@ export function createRefundsService({
               })
               .from(giftCardLedger)
               .innerJoin(giftCards, eq(giftCards.id, giftCardLedger.giftCardId))
-              .where(and(eq(giftCardLedger.orderId, order.id), eq(giftCardLedger.kind, 'order_debit')))
+              // Net per card (issue 30): a card removed at checkout was given its money back then.
+              .where(and(eq(giftCardLedger.orderId, order.id), payingLedgerRows))
               .groupBy(giftCards.code)
+              .having(sql`sum(${giftCardLedger.amountCents}) < 0`)
               .orderBy(asc(giftCards.code));
             await releaseLocked(tx, order, now, 'cancelled');
             const released = held.map((h) => backToCard(h.cents, h.code));

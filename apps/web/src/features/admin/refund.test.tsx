@@ -53,7 +53,14 @@ function serve(
         status: refundedPrice >= order.totalPrice ? 'refunded' : order.status,
         timeline: [
           ...(order.timeline ?? []),
-          makeEvent({ event: 'refunded', by: 'admin', amount, note: `${body.reason}; back to PayPal` }),
+          // An admin's reading names the admin who did it (issue 30).
+          makeEvent({
+            event: 'refunded',
+            by: 'admin',
+            amount,
+            note: `${body.reason}; back to PayPal`,
+            byUser: { name: 'Ada Admin', email: 'ada@shop.test' },
+          }),
         ],
       };
       return jsonResponse(order);
@@ -189,8 +196,8 @@ describe('AdminOrderPage: Refund', () => {
     await waitFor(() => expect(factOf('Amount Refunded')).toHaveTextContent('$10.00'));
     expect(factOf('Order Status')).toHaveTextContent('Delivered');
     const timeline = within(screen.getByRole('list', { name: 'Order timeline' }));
-    // The admin reads who did it (issue 30).
-    expect(timeline.getByText(/^Refunded/)).toHaveTextContent('Refunded $10.00 by an admin');
+    // The admin reads who did it, by name and e-mail (issue 30).
+    expect(timeline.getByText(/^Refunded/)).toHaveTextContent('Refunded $10.00 by Ada Admin (ada@shop.test)');
     expect(timeline.getByText('Scratched box; back to PayPal')).toBeInTheDocument();
     // Ready for another: cleared, with the new maximum.
     const form = within(refundForm()!);

@@ -18,6 +18,12 @@ export interface GiftCardBoxProps {
   applied: boolean;
   appliedCents: Cents | null;
   remainderCents: Cents | null;
+  /**
+   * Issue 30: takes the applied card off the order (its money goes back to the card). Given only while
+   * the card can still be removed: applied to an unpaid order that still has a remainder to pay.
+   */
+  onRemove?: () => void;
+  removing?: boolean;
   /** Another payment is under way. */
   disabled: boolean;
 }
@@ -25,6 +31,7 @@ export interface GiftCardBoxProps {
 /**
  * The gift-card area (spec sections 2, 4 and 5): check the balance of a code, then apply it once.
  * Applied amount = min(balance, total), remainder = total - applied; both are computed by the parent.
+ * Until the order is paid, an applied card can be removed again (issue 30), and another one applied.
  */
 export function GiftCardBox(props: GiftCardBoxProps) {
   const id = useId();
@@ -88,7 +95,23 @@ export function GiftCardBox(props: GiftCardBoxProps) {
           )}
         </dl>
       )}
-      {applied && <p className="text-sm text-lime-300">Gift card applied to your order.</p>}
+      {applied && (
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-sm text-lime-300">Gift card applied to your order.</p>
+          {props.onRemove && (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={props.onRemove}
+              disabled={props.removing === true || props.disabled}
+              aria-busy={props.removing === true}
+              aria-label="Remove gift card"
+            >
+              {props.removing ? 'Removing...' : 'Remove'}
+            </button>
+          )}
+        </div>
+      )}
       <button
         type="button"
         className="btn btn-primary self-start"

@@ -6,10 +6,12 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { clearCart, savePaymentMethod, type PaymentMethod } from '../../app/cartSlice';
 import {
+  ordersApi,
   useCapturePayPalOrderMutation,
   useCheckGiftCardBalanceMutation,
   useCreatePayPalOrderMutation,
   usePayOrderMutation,
+  useRemoveGiftCardMutation,
   useUseGiftCardMutation,
 } from '../../app/ordersApi';
 import { isExpiredOrderError } from './checkoutErrors';
@@ -17,7 +19,14 @@ import { GiftCardBox } from './GiftCardBox';
 import { PayPalBox } from './PayPalBox';
 import type { CheckoutOrder } from './useCheckoutOrder';
 
-type Busy = 'apply' | 'place' | 'paypal' | null;
+/** The server answers 409 `ORDER_PAID` when the order was paid meanwhile (issue 30: Remove came too late). */
+function isOrderPaidError(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { status?: unknown; data?: { code?: unknown } };
+  return e.status === 409 && e.data?.code === 'ORDER_PAID';
+}
+
+type Busy = 'apply' | 'remove' | 'place' | 'paypal' | null;
 
 interface Applied {
   orderId: string;
@@ -67,6 +76,7 @@ export function PaymentStep({
   const email = useAppSelector((state) => state.auth.userInfo?.email ?? '');
   const [checkBalance, { isLoading: checking }] = useCheckGiftCardBalanceMutation();
   const [applyGiftCard] = useUseGiftCardMutation();
+  const [removeGiftCard] = useRemoveGiftCardMutation();
   const [payOrder] = usePayOrderMutation();
   const [createPayPalOrder] = useCreatePayPalOrderMutation();
   const [capturePayPalOrder] = useCapturePayPalOrderMutation();
@@ -78,6 +88,8 @@ export function PaymentStep({
   const [busy, setBusy] = useState<Busy>(null);
   const busyRef = useRef<Busy>(null);
   const [error, setError] = useState<string | null>(null);
+  /** What the server said when a card was removed (issue 30), until the next gift-card step. */
+  const [removedNote, setRemovedNote] = useState<string | null>(null);
   const payingOrderId = useRef<string | null>(null);
 
   const { order, orderId } = checkout;
@@ -154,6 +166,7 @@ export function PaymentStep({
 
   function onApply() {
     if ((balanceCents == null && !refundDue) || appliedNow) return;
+    setRemovedNote(null);
     const cardCode = trimmedCode;
     // The order this card's money went to before, if the cart or address changed since.
     const heldOn = applied?.code === cardCode ? applied.orderId : null;
@@ -194,6 +207,40 @@ export function PaymentStep({
         }
       };
       await attempt(true);
+    });
+  }
+
+  /**
+   * Issue 30: takes the applied card off the order. The server gives its money back to the card; the
+   * card's balance and what the order still owes are the server's answer, and the code can be checked
+   * and applied again (this card or another).
+   */
+  function onRemove() {
+    if (!appliedNow) return;
+    const target = appliedNow;
+    void run('remove', async () => {
+      let result;
+      try {
+        result = await removeGiftCard({ code: target.code, orderId: target.orderId }).unwrap();
+      } catch (e) {
+        // Paid meanwhile (another tab, PayPal): nothing is left to pay, and the card stays on it.
+        if (isOrderPaidError(e)) setApplied({ ...target, remainderCents: 0 });
+        throw e;
+      }
+      // What the order owes now, at once: the order itself is read again (its tag), but applying
+      // another card before that arrives must not use the amount due from before the removal.
+      dispatch(
+        ordersApi.util.updateQueryData('getOrder', target.orderId, (draft) => {
+          draft.amountDue = result.amountDue;
+          draft.giftCardAmount = toDollars(
+            Math.max(0, toCents(draft.giftCardAmount) - toCents(result.released)),
+          );
+        }),
+      );
+      setApplied(null);
+      setBalance({ code: target.code, cents: toCents(result.balance), orderId: null });
+      setBalanceError(null);
+      setRemovedNote(result.message);
     });
   }
 
@@ -308,6 +355,7 @@ export function PaymentStep({
           onCodeChange={(next) => {
             setCode(next);
             setBalanceError(null);
+            setRemovedNote(null);
           }}
           onCheckBalance={() => void onCheckBalance()}
           checking={checking}
@@ -319,8 +367,17 @@ export function PaymentStep({
           applied={appliedNow != null}
           appliedCents={giftAppliedCents}
           remainderCents={giftAppliedCents != null ? remainderCents : null}
+          // Until the order is paid (a remainder is left for PayPal), the card can come off again.
+          onRemove={appliedNow && appliedNow.remainderCents > 0 ? onRemove : undefined}
+          removing={busy === 'remove'}
           disabled={busy != null}
         />
+      )}
+
+      {giftFlow && removedNote && (
+        <p role="status" className="text-sm text-zinc-300">
+          {removedNote}
+        </p>
       )}
 
       {giftFlow && refundDue && (

@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { useGetMyOrdersQuery } from '../../app/ordersApi';
+import { useGetMyOrdersQuery, useGetPayPalConfigQuery } from '../../app/ordersApi';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { saveShippingAddress, type ShippingAddress } from '../../app/cartSlice';
+import { countriesFor } from './countries';
 
 export const FILL_ALL_FIELDS = 'Please fill out all the fields to continue.';
 
@@ -28,14 +29,23 @@ function fieldsOf(address: ShippingAddress | null | undefined): ShippingAddress 
  * on the page rather than in a browser alert. Prefilled from the address saved in the cart; with none
  * (a new login: Sign Out forgets it, issue 30), from the account's own last order, which the server
  * keeps, unless the customer has started typing.
+ *
+ * Country (issue 30) is a native select of the ISO 3166 countries by English name, the shop's own
+ * (SHOP_COUNTRY, from GET /api/config) first and chosen until another is; the spec's `country` is the
+ * name. A saved country that is not in the list (free text from older orders or other clients) is
+ * kept as an option of its own, never silently replaced.
  */
 export function ShippingStep({ onContinue }: { onContinue: () => void }) {
   const dispatch = useAppDispatch();
   const saved = useAppSelector((state) => state.cart.shippingAddress);
   const { data: orders } = useGetMyOrdersQuery(saved ? skipToken : undefined);
   const lastAddress = orders?.[0]?.shippingAddress;
+  const { data: shopConfig } = useGetPayPalConfigQuery();
+  const { shop, others } = useMemo(() => countriesFor(shopConfig?.shopCountry), [shopConfig?.shopCountry]);
   const id = useId();
   const [values, setValues] = useState<ShippingAddress>(() => fieldsOf(saved));
+  // The country the address came with, offered even when it is not in the list.
+  const [keptCountry, setKeptCountry] = useState(() => saved?.country ?? '');
   const [edited, setEdited] = useState(false);
   const [fromLastOrder, setFromLastOrder] = useState(false);
   const [invalid, setInvalid] = useState(false);
@@ -44,7 +54,13 @@ export function ShippingStep({ onContinue }: { onContinue: () => void }) {
   if (!saved && lastAddress && !edited && !fromLastOrder) {
     setFromLastOrder(true);
     setValues(fieldsOf(lastAddress));
+    setKeptCountry(lastAddress.country);
   }
+
+  // Nothing chosen or saved: the shop's own country.
+  const country = values.country || shop.name;
+  const keptUnlisted =
+    keptCountry !== '' && keptCountry !== shop.name && !others.some((c) => c.name === keptCountry);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,7 +68,7 @@ export function ShippingStep({ onContinue }: { onContinue: () => void }) {
       address: values.address.trim(),
       city: values.city.trim(),
       postalCode: values.postalCode.trim(),
-      country: values.country.trim(),
+      country: country.trim(),
     };
     if (Object.values(trimmed).some((v) => v === '')) {
       setInvalid(true);
@@ -74,19 +90,44 @@ export function ShippingStep({ onContinue }: { onContinue: () => void }) {
           <label htmlFor={`${id}-${field.key}`} className="text-sm font-semibold text-zinc-300">
             {field.label}
           </label>
-          <input
-            id={`${id}-${field.key}`}
-            name={field.key}
-            autoComplete={`shipping ${field.autoComplete}`}
-            maxLength={200}
-            required
-            value={values[field.key]}
-            onChange={(e) => {
-              setEdited(true);
-              setValues((v) => ({ ...v, [field.key]: e.target.value }));
-            }}
-            className="field w-full"
-          />
+          {field.key === 'country' ? (
+            <select
+              id={`${id}-${field.key}`}
+              name={field.key}
+              autoComplete={`shipping ${field.autoComplete}`}
+              required
+              value={country}
+              onChange={(e) => {
+                setEdited(true);
+                setValues((v) => ({ ...v, country: e.target.value }));
+              }}
+              className="field w-full"
+            >
+              {keptUnlisted && <option value={keptCountry}>{keptCountry}</option>}
+              <option value={shop.name}>{shop.name}</option>
+              <optgroup label="All countries">
+                {others.map((c) => (
+                  <option key={c.code} value={c.name}>
+                    {c.name}
+                  </option>
+                ))}
+              </optgroup>
+            </select>
+          ) : (
+            <input
+              id={`${id}-${field.key}`}
+              name={field.key}
+              autoComplete={`shipping ${field.autoComplete}`}
+              maxLength={200}
+              required
+              value={values[field.key]}
+              onChange={(e) => {
+                setEdited(true);
+                setValues((v) => ({ ...v, [field.key]: e.target.value }));
+              }}
+              className="field w-full"
+            />
+          )}
         </div>
       ))}
       {invalid && <ErrorLine prefix="" message={FILL_ALL_FIELDS} />}

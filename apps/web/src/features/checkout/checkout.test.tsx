@@ -110,10 +110,11 @@ describe('checkout: summary and shipping step', () => {
     await user.type(screen.getByLabelText('Address'), ' 1 Main St ');
     await user.type(screen.getByLabelText('City'), 'Sacramento');
     await user.type(screen.getByLabelText('Postal Code'), '95814');
-    await user.type(screen.getByLabelText('Country'), 'USA');
+    // Issue 30: Country is a select of countries; the spec's `country` is the chosen one's name.
+    await user.selectOptions(screen.getByLabelText('Country'), 'Canada');
     await toPayment(user);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(store.getState().cart.shippingAddress).toEqual(ADDRESS);
+    expect(store.getState().cart.shippingAddress).toEqual({ ...ADDRESS, country: 'Canada' });
     expect(screen.getByRole('radio', { name: 'PayPal' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'Gift Card' })).not.toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Back to Shipping Address' }));
@@ -147,14 +148,16 @@ describe('checkout: summary and shipping step', () => {
     expect(shop.calls('GET', '/api/orders')).toHaveLength(1);
   });
 
-  it('leaves the fields empty for an account without orders', async () => {
+  it("leaves the fields empty for an account without orders, the country at the shop's own", async () => {
     const shop = fakeShop({ overrides: { 'GET /api/orders': () => jsonResponse([]) } });
     renderCheckout({ address: null });
     await waitFor(() => expect(shop.calls('GET', '/api/orders')).toHaveLength(1));
     await new Promise((r) => setTimeout(r, 20));
-    for (const label of ['Address', 'City', 'Postal Code', 'Country']) {
+    for (const label of ['Address', 'City', 'Postal Code']) {
       expect(screen.getByLabelText(label)).toHaveValue('');
     }
+    // Issue 30: the shop's own country (SHOP_COUNTRY, US by default) is chosen until another is.
+    expect(screen.getByLabelText('Country')).toHaveValue('United States');
     expect(screen.queryByText('From your last order.')).not.toBeInTheDocument();
   });
 

@@ -83,7 +83,7 @@ export function OrderDetails({
             <OrderTimeline
               events={order.timeline}
               reader={reader}
-              customer={typeof order.user === 'object' && order.user ? order.user.name : undefined}
+              customer={typeof order.user === 'object' && order.user ? order.user.name : order.customer?.name}
             />
           </Section>
         </div>

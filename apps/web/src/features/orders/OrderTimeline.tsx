@@ -6,10 +6,11 @@ export type TimelineReader = 'customer' | 'admin';
 
 /**
  * What happened, in words for its reader (issues 12 and 30): the customer reads "You cancelled this
- * order" and "We refunded $12.00"; an admin reads who did it, the customer by name. `{amount}` is where a
- * refund's amount goes, when the event has one.
+ * order" and "We refunded $12.00", never who at the shop did it; an admin reads who did it: the customer
+ * by name, an admin by name and e-mail (`byUser`, only in an admin's answer), "an admin" once that
+ * account is deleted. `{amount}` is where a refund's amount goes, when the event has one.
  */
-export function eventText(event: OrderEvent, reader: TimelineReader, customer: string): string {
+export function eventText(event: OrderEvent, reader: TimelineReader, customer?: string): string {
   const by = event.by;
   if (reader === 'customer') {
     switch (event.event) {
@@ -29,7 +30,14 @@ export function eventText(event: OrderEvent, reader: TimelineReader, customer: s
         return 'This order expired: it was not paid in time';
     }
   }
-  const who = by === 'customer' ? customer : by === 'admin' ? 'an admin' : 'the shop';
+  const who =
+    by === 'customer'
+      ? customer || event.byUser?.name || 'the customer'
+      : by === 'admin'
+        ? event.byUser
+          ? `${event.byUser.name} (${event.byUser.email})`
+          : 'an admin'
+        : 'the shop';
   switch (event.event) {
     case 'placed':
       return `Placed by ${who}`;
@@ -76,11 +84,11 @@ export function formatEventTime(at: string): string {
 export function OrderTimeline({
   events,
   reader = 'customer',
-  customer = 'the customer',
+  customer,
 }: {
   events: readonly OrderEvent[];
   reader?: TimelineReader;
-  /** The customer's name, for an admin's reading. */
+  /** The customer's name, for an admin's reading (else the event's account, else "the customer"). */
   customer?: string;
 }) {
   if (events.length === 0) return <p className="text-zinc-300">Nothing has happened to this order yet.</p>;

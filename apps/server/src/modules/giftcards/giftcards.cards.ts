@@ -1,0 +1,40 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor, Transaction } from '../../db/client.js';
+import { type GiftCardRow, giftCards } from '../../db/schema/index.js';
+import type { AuthUser } from '../../lib/access.js';
+import { notFound } from '../../lib/errors.js';
+
+/** Finding and locking a card: shared by the admin routes (giftcards.service) and the order ones (giftcards.apply). */
+
+/** balance_cents is a 32-bit integer. */
+export const MAX_BALANCE_CENTS = 2_147_483_647;
+
+export const giftCardNotFound = () => notFound('Gift card not found');
+
+/** Who is trying a code: the customer and the address they call from (each has a wrong-code budget). */
+export interface CodeCaller {
+  user: AuthUser;
+  ip: string;
+}
+
+/** A card by its code for a customer, counted against their wrong-code budget (giftcards.service). */
+export type FindCardCounted = (caller: CodeCaller, code: string) => Promise<GiftCardRow>;
+
+/** A card that is not deleted, by its code regardless of case. */
+export async function findCard(executor: Executor, code: string): Promise<GiftCardRow | undefined> {
+  const [card] = await executor
+    .select()
+    .from(giftCards)
+    .where(and(sql`lower(${giftCards.code}) = ${code.toLowerCase()}`, isNull(giftCards.deletedAt)));
+  return card;
+}
+
+/** A card that is not deleted, locked (FOR UPDATE) for the rest of the transaction. */
+export async function lockCard(tx: Transaction, id: string): Promise<GiftCardRow | undefined> {
+  const [card] = await tx
+    .select()
+    .from(giftCards)
+    .where(and(eq(giftCards.id, id), isNull(giftCards.deletedAt)))
+    .for('update');
+  return card;
+}
