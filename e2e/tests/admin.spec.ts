@@ -58,7 +58,9 @@ test('an admin adds a product with an image, finds it in the shop, edits it and 
   await page.goto('/admin/dashboard');
   await section(page, 'Update Product').click();
   await page.getByPlaceholder('Search for a product').fill(name);
-  await page.getByRole('button', { name: 'Edit' }).first().click();
+  // The button of this product: a click right after typing could otherwise land on the list shown
+  // before the search, for another product.
+  await page.getByRole('button', { name: `Edit ${name}`, exact: true }).click();
   const modal = page.getByRole('dialog');
   await modal.getByLabel(/price/i).fill('99.99');
   await modal.getByRole('button', { name: 'Save Changes' }).click();
@@ -72,7 +74,7 @@ test('an admin adds a product with an image, finds it in the shop, edits it and 
   // Remove Product: confirmed deletion takes it out of the shop.
   await section(page, 'Remove Product').click();
   await page.getByPlaceholder('Search for a product').fill(name);
-  await page.getByRole('button', { name: 'Delete' }).first().click();
+  await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
   await expect(page.getByText('Are you sure you want to delete this product?')).toBeVisible();
   await page
     .getByRole('dialog')
