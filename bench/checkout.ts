@@ -9,7 +9,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, migrate } from '../apps/server/src/db/client.js';
-import { products, users } from '../apps/server/src/db/schema/index.js';
+import { defaultSku, productVariants, products, users } from '../apps/server/src/db/schema/index.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import {
   apiClient,
@@ -58,10 +58,16 @@ async function prepare(opts: { databaseUrl?: string; dataDir: string }): Promise
         name: 'Benchmark Cartridge',
         description: 'A product with stock that does not run out during the benchmark.',
         category: 'retro-games',
-        priceCents: 4299,
-        stock: 10_000_000,
       })
       .returning({ id: products.id });
+    // Sold in one form (issue 31): its variant holds the price and the stock.
+    await handle.db.insert(productVariants).values({
+      productId: product!.id,
+      position: 0,
+      sku: defaultSku(product!.id),
+      priceCents: 4299,
+      stock: 10_000_000,
+    });
     const passwordHash = await hashPassword(PASSWORD);
     await handle.db.insert(users).values(
       Array.from({ length: CUSTOMERS }, (_, i) => ({

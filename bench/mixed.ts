@@ -15,7 +15,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { openDatabase } from '../apps/server/src/db/client.js';
-import { products, users } from '../apps/server/src/db/schema/index.js';
+import { productVariants, users } from '../apps/server/src/db/schema/index.js';
 import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import {
   type Build,
@@ -96,7 +96,7 @@ async function prepare(build: Build, env: Record<string, string>): Promise<void>
   }
   const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR! });
   try {
-    await handle.db.update(products).set({ stock: SALE_STOCK });
+    await handle.db.update(productVariants).set({ stock: SALE_STOCK });
     const passwordHash = await hashPassword(PASSWORD);
     await handle.db.insert(users).values(
       Array.from({ length: CUSTOMERS }, (_, i) => ({

@@ -90,9 +90,10 @@ describe('three instances behind nginx on one PostgreSQL (issue 13)', () => {
       expect(answer.body).toMatchObject({ message: `${name} is sold out`, code: 'OUT_OF_STOCK' });
     }
 
-    const stock = await cluster.db.query<{ stock: number }>('select stock from products where id = $1', [
-      product._id,
-    ]);
+    const stock = await cluster.db.query<{ stock: number }>(
+      'select stock from product_variants where product_id = $1 and position = 0',
+      [product._id],
+    );
     expect(stock.rows[0]?.stock).toBe(0);
     expect(
       await count('select coalesce(sum(quantity), 0) as n from order_items where product_id = $1', [
@@ -642,9 +643,10 @@ describe('three instances behind nginx on one PostgreSQL (issue 13)', () => {
        where i.product_id = $1 and not o.restocked`,
       [product._id],
     );
-    const stock = await cluster.db.query<{ stock: number }>('select stock from products where id = $1', [
-      product._id,
-    ]);
+    const stock = await cluster.db.query<{ stock: number }>(
+      'select stock from product_variants where product_id = $1 and position = 0',
+      [product._id],
+    );
     expect(stock.rows[0]!.stock + held).toBe(STOCK);
 
     // Checkouts kept going through nginx after the kill, and it no longer sends anything to the dead one.

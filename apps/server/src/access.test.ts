@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access, RouteAccess } from './lib/access.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from './test/context.js';
 import { products } from './db/schema/index.js';
-import { insertProduct, insertUser } from './test/factories.js';
+import { insertProduct, insertUser, productRows } from './test/factories.js';
 
 /**
  * Every /api route the server registers, called as visitor, customer, another customer and admin,
@@ -92,7 +92,7 @@ describe('access control of every /api route', () => {
       expect(res.json()).toMatchObject({ message: 'Admin access only' });
     }
     expect((await update('visitor', { stockQuantity: 0 })).statusCode).toBe(401);
-    const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+    const [row] = await productRows(ctx.db, eq(products.id, product.id));
     expect(row).toMatchObject({ stock: 7, priceCents: 1000, name: 'Stocked', category: 'retro-games' });
     // An admin's stock-only update still writes.
     expect((await update('admin', { stockQuantity: 3 })).json()).toMatchObject({ stockQuantity: 3 });

@@ -526,12 +526,14 @@ async function checkInvariants(
   // (2) Stock = initial - units of paid and open orders.
   const stock = await queryRows<{ id: string; stock: unknown; held: unknown }>(
     db,
-    sql`select p.id, p.stock,
+    // Stock is the product's variant's (issue 31); an order line names the variant it took from.
+    sql`select v.product_id as id, v.stock,
           coalesce(sum(oi.quantity) filter (where o.status in ('paid', 'unpaid') and ${BURST_ORDER}), 0) as held
-        from products p
-        left join order_items oi on oi.product_id = p.id
+        from product_variants v
+        left join order_items oi on oi.variant_id = v.id
         left join orders o on o.id = oi.order_id
-        group by p.id, p.stock`,
+        where v.position = 0
+        group by v.product_id, v.stock`,
   );
   for (const row of stock) {
     const initial = initialStock.get(row.id);

@@ -1,12 +1,10 @@
 import { Writable } from 'node:stream';
-import { eq } from 'drizzle-orm';
 import { brotliDecompressSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { products } from './db/schema/index.js';
 import type { App } from './lib/http.js';
 import { type TestContext, createTestContext } from './test/context.js';
-import { insertProduct } from './test/factories.js';
+import { insertProduct, setPrice } from './test/factories.js';
 
 /**
  * Issue 10: cache hits of the catalogue are sent from node:http ahead of fastify. Over real HTTP,
@@ -197,7 +195,7 @@ describe('catalogue answers sent ahead of fastify', () => {
 
   it('sends a change as soon as the cache is dropped: the first request after it goes to fastify', async () => {
     await secondAnswer(`/api/products/${productId}`);
-    await ctx.db.update(products).set({ priceCents: 4321 }).where(eq(products.id, productId));
+    await setPrice(ctx.db, productId, 4321);
     served.app.services.products.invalidate();
     const lookup = vi.spyOn(served.app.services.products, 'stockedAnswer');
     const spy = vi.spyOn(served.app.services.products, 'getAnswer');

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, createTestContext } from '../test/context.js';
-import { insertProduct } from '../test/factories.js';
+import { insertProduct, setStock } from '../test/factories.js';
 import { type Transaction, queryRows } from './client.js';
-import { products } from './schema/index.js';
+import { productVariants } from './schema/index.js';
 import { createStatementNamer } from './statement-cache.js';
 
 describe('statement namer', () => {
@@ -68,19 +68,22 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('prepared statements on P
     const product = await insertProduct(ctx.db, { priceCents: 4321, stock: 7 });
     await ctx.db.transaction(async (tx) => {
       const stockOf = () =>
-        tx.select({ stock: products.stock }).from(products).where(eq(products.id, product.id));
+        tx
+          .select({ stock: productVariants.stock })
+          .from(productVariants)
+          .where(eq(productVariants.id, product.variantId));
       expect(await stockOf()).toEqual([{ stock: 7 }]);
       const onceOnly = await tx
-        .select({ price: products.priceCents, probe: sql<number>`4242`.as('probe') })
-        .from(products)
-        .where(eq(products.id, product.id));
+        .select({ price: productVariants.priceCents, probe: sql<number>`4242`.as('probe') })
+        .from(productVariants)
+        .where(eq(productVariants.id, product.variantId));
       expect(onceOnly).toEqual([{ price: 4321, probe: 4242 }]);
-      await tx.update(products).set({ stock: 6 }).where(eq(products.id, product.id));
+      await setStock(tx, product.id, 6);
       expect(await stockOf()).toEqual([{ stock: 6 }]);
       expect(await stockOf()).toEqual([{ stock: 6 }]);
 
       const prepared = await preparedOf(tx);
-      expect(prepared.filter((s) => s.startsWith('select "stock" from "products"'))).toHaveLength(1);
+      expect(prepared.filter((s) => s.startsWith('select "stock" from "product_variants"'))).toHaveLength(1);
       expect(prepared.some((s) => s.includes('4242'))).toBe(false);
     });
   });
@@ -92,24 +95,24 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('prepared statements on P
       const take = (qty: number) =>
         tx.transaction((inner) =>
           inner
-            .update(products)
-            .set({ stock: sql`${products.stock} - ${qty}` })
-            .where(eq(products.id, product.id))
-            .returning({ stock: products.stock }),
+            .update(productVariants)
+            .set({ stock: sql`${productVariants.stock} - ${qty}` })
+            .where(eq(productVariants.id, product.variantId))
+            .returning({ stock: productVariants.stock }),
         );
       expect(await take(1)).toEqual([{ stock: 2 }]);
       expect(await take(2)).toEqual([{ stock: 0 }]);
       await expect(take(2)).rejects.toThrow();
       const [row] = await tx
-        .select({ stock: products.stock })
-        .from(products)
-        .where(eq(products.id, product.id));
+        .select({ stock: productVariants.stock })
+        .from(productVariants)
+        .where(eq(productVariants.id, product.variantId));
       expect(row?.stock).toBe(0);
-      await tx.update(products).set({ stock: 5 }).where(eq(products.id, product.id));
+      await setStock(tx, product.id, 5);
       expect(await take(1)).toEqual([{ stock: 4 }]);
       expect(
         (await preparedOf(tx)).some((s) =>
-          s.startsWith('update "products" set "stock" = "products"."stock" - $1'),
+          s.startsWith('update "product_variants" set "stock" = "product_variants"."stock" - $1'),
         ),
       ).toBe(true);
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { type SQL, and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Category, Order } from '@pixel-vault/shared';
-import { type Database, queryRows } from '../db/client.js';
+import { type Database, type Executor, queryRows } from '../db/client.js';
 import {
   type GiftCardRow,
   type ProductRow,
@@ -9,7 +9,9 @@ import {
   giftCardLedger,
   giftCards,
   productImages,
+  defaultSku,
   productReviews,
+  productVariants,
   products,
   users,
 } from '../db/schema/index.js';
@@ -84,23 +86,39 @@ export interface ProductOverrides {
 
 let productCounter = 0;
 
-export async function insertProduct(
-  db: Database,
-  overrides: ProductOverrides = {},
-): Promise<ProductRow & { images: string[] }> {
+/** A product as the factory made it: its row, its images, and its default variant's price and stock. */
+export type TestProduct = ProductRow & {
+  images: string[];
+  variantId: string;
+  priceCents: number;
+  stock: number;
+};
+
+export async function insertProduct(db: Database, overrides: ProductOverrides = {}): Promise<TestProduct> {
   productCounter += 1;
-  const [product] = await db
+  const [row] = await db
     .insert(products)
     .values({
       name: overrides.name ?? `Test Product ${productCounter}`,
       description: overrides.description ?? 'A product made by a test factory.',
       category: overrides.category ?? 'retro-games',
-      priceCents: overrides.priceCents ?? 1999,
-      stock: overrides.stock ?? 5,
       deletedAt: overrides.deletedAt ?? null,
     })
     .returning();
-  if (!product) throw new Error('insertProduct: no row');
+  if (!row) throw new Error('insertProduct: no row');
+  // Sold in one form (issue 31): its default variant holds the price and stock.
+  const [variant] = await db
+    .insert(productVariants)
+    .values({
+      productId: row.id,
+      position: 0,
+      sku: defaultSku(row.id),
+      priceCents: overrides.priceCents ?? 1999,
+      stock: overrides.stock ?? 5,
+    })
+    .returning();
+  if (!variant) throw new Error('insertProduct: no variant');
+  const product = { ...row, variantId: variant.id, priceCents: variant.priceCents, stock: variant.stock };
   const images = overrides.images ?? [`/uploads/products/test-${productCounter}-0-00000000.svg`];
   if (images.length > 0) {
     await db
@@ -137,6 +155,62 @@ export async function insertProduct(
     }
   }
   return { ...product, images };
+}
+
+/** Sets a product's stock (its default variant's, issue 31) straight in the database. */
+export async function setStock(db: Executor, productId: string, stock: number): Promise<void> {
+  await db
+    .update(productVariants)
+    .set({ stock })
+    .where(and(eq(productVariants.productId, productId), eq(productVariants.position, 0)));
+}
+
+/** Sets a product's price in cents (its default variant's) straight in the database. */
+export async function setPrice(db: Executor, productId: string, priceCents: number): Promise<void> {
+  await db
+    .update(productVariants)
+    .set({ priceCents })
+    .where(and(eq(productVariants.productId, productId), eq(productVariants.position, 0)));
+}
+
+/** A product's stock (its default variant's) as the database holds it. */
+export async function stockOf(db: Executor, productId: string): Promise<number> {
+  const [row] = await db
+    .select({ stock: productVariants.stock })
+    .from(productVariants)
+    .where(and(eq(productVariants.productId, productId), eq(productVariants.position, 0)));
+  if (!row) throw new Error(`stockOf: no variant of ${productId}`);
+  return row.stock;
+}
+
+/** A product's price in cents (its default variant's) as the database holds it. */
+export async function priceOf(db: Executor, productId: string): Promise<number> {
+  const [row] = await db
+    .select({ priceCents: productVariants.priceCents })
+    .from(productVariants)
+    .where(and(eq(productVariants.productId, productId), eq(productVariants.position, 0)));
+  if (!row) throw new Error(`priceOf: no variant of ${productId}`);
+  return row.priceCents;
+}
+
+/**
+ * Product rows (all, or those `where` picks) by name, each with its default variant's price and stock
+ * (issue 31), for tests that read the catalogue straight from the database.
+ */
+export async function productRows(db: Executor, where?: SQL) {
+  return db
+    .select({
+      ...getTableColumns(products),
+      priceCents: productVariants.priceCents,
+      stock: productVariants.stock,
+    })
+    .from(products)
+    .innerJoin(
+      productVariants,
+      and(eq(productVariants.productId, products.id), eq(productVariants.position, 0)),
+    )
+    .where(where)
+    .orderBy(products.name, products.id);
 }
 
 /** Empties the catalogue (products cascade to images and reviews). */

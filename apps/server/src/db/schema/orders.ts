@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { OrderEvent } from '@pixel-vault/shared';
-import { products } from './products.js';
+import { productVariants, products } from './products.js';
 import { users } from './users.js';
 
 /**
@@ -110,7 +110,11 @@ export const orderItems = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
     productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    /** The variant bought (issue 31): its stock is what the line reserved and gives back. */
+    variantId: uuid('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
+    /** The variant's option values as bought ("Complete in box / PAL"), empty without options. */
+    variantTitle: text('variant_title').notNull().default(''),
     image: text('image').notNull(),
     unitPriceCents: integer('unit_price_cents').notNull(),
     quantity: integer('quantity').notNull(),

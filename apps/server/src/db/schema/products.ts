@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   smallint,
   text,
@@ -13,6 +14,11 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './users.js';
 
+export interface ProductOption {
+  name: string;
+  values: string[];
+}
+
 export const products = pgTable(
   'products',
   {
@@ -20,8 +26,12 @@ export const products = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull(),
     category: text('category').notNull(),
-    priceCents: integer('price_cents').notNull(),
-    stock: integer('stock').notNull(),
+    /**
+     * The product's options and their values in order (`[{ name: "Condition", values: ["Loose",
+     * "Complete in box"] }]`), `[]` for a product sold in one form (issue 31). Price and stock are the
+     * variants' (product_variants): a product has no price or stock of its own (decision 007).
+     */
+    options: jsonb('options').$type<ProductOption[]>().notNull().default([]),
     // Tenths of a star (0..50): the spec's rating has one decimal, and integers compare exactly.
     // Both numbers are computed from the visible reviews (issue 14), never typed in by an admin.
     ratingTenths: smallint('rating_tenths').notNull().default(0),
@@ -36,8 +46,6 @@ export const products = pgTable(
       'products_category_valid',
       sql`${t.category} in ('retro-games', 'board-games', 'puzzles', 'consoles')`,
     ),
-    check('products_price_non_negative', sql`${t.priceCents} >= 0`),
-    check('products_stock_non_negative', sql`${t.stock} >= 0`),
     check('products_rating_range', sql`${t.ratingTenths} between 0 and 50`),
     check('products_review_count_non_negative', sql`${t.reviewCount} >= 0`),
     index('products_category_idx').on(t.category),
@@ -49,6 +57,46 @@ export const products = pgTable(
       .on(t.category, t.name, t.id)
       .where(sql`${t.deletedAt} is null`),
     index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+  ],
+);
+
+/**
+ * What is sold (issue 31, decision 007): one combination of the product's option values, with its own
+ * SKU, price and stock. Every product has at least one live variant; the live one at position 0 is its
+ * default, whose price and stock are the spec's `productPrice` and `stockQuantity`, and which an order
+ * line naming only the product buys. A variant that orders point at is archived, never deleted.
+ */
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull(),
+    sku: text('sku').notNull(),
+    /** Its value of each of the product's options (`{ "Condition": "Loose" }`); `{}` without options. */
+    options: jsonb('options').$type<Record<string, string>>().notNull().default({}),
+    priceCents: integer('price_cents').notNull(),
+    stock: integer('stock').notNull(),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('product_variants_price_non_negative', sql`${t.priceCents} >= 0`),
+    check('product_variants_stock_non_negative', sql`${t.stock} >= 0`),
+    check('product_variants_position_range', sql`${t.position} between 0 and 99`),
+    check('product_variants_sku_length', sql`char_length(${t.sku}) between 1 and 64`),
+    // SKUs are unique across the shop, archived ones included (an order's line may still name one).
+    uniqueIndex('product_variants_sku_lower_unique').on(sql`lower(${t.sku})`),
+    // The live variants of a product in order: the default (position 0) is read by this index.
+    uniqueIndex('product_variants_live_position_unique')
+      .on(t.productId, t.position)
+      .where(sql`${t.archivedAt} is null`),
+    uniqueIndex('product_variants_live_options_unique')
+      .on(t.productId, t.options)
+      .where(sql`${t.archivedAt} is null`),
   ],
 );
 
@@ -117,3 +165,12 @@ export const productReviews = pgTable(
 
 export type ProductReviewRow = typeof productReviews.$inferSelect;
 export type ProductRow = typeof products.$inferSelect;
+export type ProductVariantRow = typeof productVariants.$inferSelect;
+
+/**
+ * The SKU a product's first variant gets until an admin names one (issue 31): PV- and the first 12
+ * hex digits of the product's id, as migration 0015 named the variants it made.
+ */
+export function defaultSku(productId: string): string {
+  return `PV-${productId.replace(/-/g, '').slice(0, 12).toUpperCase()}`;
+}

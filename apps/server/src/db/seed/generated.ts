@@ -2,7 +2,7 @@ import { count, isNull, sql } from 'drizzle-orm';
 import { CATEGORIES, type CategorySlug } from '@pixel-vault/shared';
 import type { Storage } from '../../lib/storage.js';
 import type { Database } from '../client.js';
-import { productImages, products } from '../schema/index.js';
+import { defaultSku, productImages, productVariants, products } from '../schema/index.js';
 import { renderBoxArt } from './box-art.js';
 import { type SeedLog, boxArtKey } from './index.js';
 
@@ -117,7 +117,20 @@ export async function seedGenerated({
   for (let from = start; from < total; from += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, total - from) }, (_, i) => generatedProduct(from + i));
     await db.transaction(async (tx) => {
-      const rows = await tx.insert(products).values(batch).returning({ id: products.id });
+      const rows = await tx
+        .insert(products)
+        .values(batch.map(({ name, description, category }) => ({ name, description, category })))
+        .returning({ id: products.id });
+      // Each sold in one form (issue 31): its default variant holds the price and stock.
+      await tx.insert(productVariants).values(
+        rows.map((row, i) => ({
+          productId: row.id,
+          position: 0,
+          sku: defaultSku(row.id),
+          priceCents: batch[i]!.priceCents,
+          stock: batch[i]!.stock,
+        })),
+      );
       await tx.insert(productImages).values(
         rows.map((row, i) => {
           const urls = art.get(batch[i]!.category) ?? [];
@@ -132,6 +145,7 @@ export async function seedGenerated({
   // scans need (PGlite runs no autovacuum; the server's own hourly vacuum would come later).
   await db.execute(sql`vacuum (analyze) products`);
   await db.execute(sql`vacuum (analyze) product_images`);
+  await db.execute(sql`vacuum (analyze) product_variants`);
   log.info(`Added ${total - start} generated products (the catalogue now holds ${total})`);
   return total - start;
 }

@@ -14,6 +14,8 @@ import {
   payments,
   productImages,
   productReviews,
+  defaultSku,
+  productVariants,
   products,
   users,
 } from '../schema/index.js';
@@ -78,7 +80,7 @@ const SEED_ADDRESSES = [
 async function seedCustomersAndReviews(
   tx: Transaction,
   source: SeedSource,
-  productRows: { id: string; name: string; priceCents: number; image: string }[],
+  productRows: { id: string; variantId: string; name: string; priceCents: number; image: string }[],
   now: Date,
 ): Promise<number> {
   const wanted = new Map<SeedCustomerKey, { product: number; review: SeedProduct['reviews'][number] }[]>();
@@ -160,6 +162,7 @@ async function seedCustomersAndReviews(
       lines.map((line) => ({
         orderId: order.id,
         productId: line.id,
+        variantId: line.variantId,
         name: line.name,
         image: line.image,
         unitPriceCents: line.priceCents,
@@ -271,20 +274,37 @@ export async function seedIfEmpty({
           name: p.name,
           description: p.description,
           category: p.category,
-          priceCents: p.priceCents,
-          stock: p.stock,
           createdAt: new Date(now.getTime() - 240 * DAY_MS),
           updatedAt: new Date(now.getTime() - 240 * DAY_MS),
         })),
       )
-      .returning({ id: products.id, name: products.name, priceCents: products.priceCents });
+      .returning({ id: products.id, name: products.name });
+    // Each sold in one form (issue 31): its default variant holds its price and stock.
+    const variants = await tx
+      .insert(productVariants)
+      .values(
+        rows.map((row, i) => ({
+          productId: row.id,
+          position: 0,
+          sku: defaultSku(row.id),
+          priceCents: source.products[i]!.priceCents,
+          stock: source.products[i]!.stock,
+        })),
+      )
+      .returning({ id: productVariants.id, productId: productVariants.productId });
+    const variantOf = new Map(variants.map((v) => [v.productId, v.id]));
 
     const imageRows = rows.flatMap((row, i) =>
       (images[i] ?? []).map((url, position) => ({ productId: row.id, position, url })),
     );
     if (imageRows.length > 0) await tx.insert(productImages).values(imageRows);
 
-    const bought = rows.map((row, i) => ({ ...row, image: images[i]?.[0] ?? '' }));
+    const bought = rows.map((row, i) => ({
+      ...row,
+      variantId: variantOf.get(row.id)!,
+      priceCents: source.products[i]!.priceCents,
+      image: images[i]?.[0] ?? '',
+    }));
     await seedCustomersAndReviews(tx, source, bought, now);
     await recountAllProducts(tx);
     return rows.length;

@@ -14,10 +14,18 @@ import {
   type ProductsImportResult,
 } from '@pixel-vault/shared';
 import { queryRows } from '../../db/client.js';
-import { auditLog, productImages, products } from '../../db/schema/index.js';
+import { auditLog, productImages, productVariants, products } from '../../db/schema/index.js';
 import { renderBoxArt } from '../../db/seed/box-art.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
-import { clearProducts, insertProduct, insertUser } from '../../test/factories.js';
+import {
+  clearProducts,
+  insertProduct,
+  insertUser,
+  setStock,
+  stockOf,
+  priceOf,
+  productRows,
+} from '../../test/factories.js';
 import { PLACEHOLDER_ART_NAME, parseProductsCsv, unneutralise } from './admin.import.js';
 import { neutralise } from './admin.service.js';
 
@@ -176,7 +184,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
   it('creates, updates and counts the unchanged rows, then the file is applied', async () => {
     const kept = await insertProduct(ctx.db, { name: 'Kept', priceCents: 1000, stock: 3 });
     const edited = await insertProduct(ctx.db, { name: 'Edited', priceCents: 1000, stock: 3 });
-    const [editedBefore] = await ctx.db.select().from(products).where(eq(products.id, edited.id));
+    const [editedBefore] = await productRows(ctx.db, eq(products.id, edited.id));
     const exported = rowsOf(await exportCsv());
     const keptRow = exported.find((r) => r._id === kept.id)!;
     const editedRow = {
@@ -206,7 +214,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
       { row: 3, action: 'create', _id: expect.any(String), productName: 'Brand New', fields: [] },
     ]);
 
-    const [editedAfter] = await ctx.db.select().from(products).where(eq(products.id, edited.id));
+    const [editedAfter] = await productRows(ctx.db, eq(products.id, edited.id));
     expect(editedAfter).toMatchObject({ priceCents: 1100, stock: 9, name: 'Edited' });
     expect(editedAfter!.updatedAt.getTime()).toBeGreaterThan(editedBefore!.updatedAt.getTime());
     const created = await ctx.app.inject({ method: 'GET', url: `/api/products/${answer.changes[2]!._id}` });
@@ -281,8 +289,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
       changes: [],
     });
     expect(await snapshot()).toEqual(before);
-    const [still] = await ctx.db.select().from(products).where(eq(products.id, product.id));
-    expect(still?.priceCents).toBe(500);
+    expect(await priceOf(ctx.db, product.id)).toBe(500);
   });
 
   it('names every kind of bad row, a malformed or unknown _id never being a 500', async () => {
@@ -352,7 +359,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(result(res)).toMatchObject({ created: 1, updated: 1, unchanged: 1 });
     expect(result(res).changes[0]?.fields).toEqual(['stockQuantity']);
-    const rows = await ctx.db.select().from(products).orderBy(products.name);
+    const rows = await productRows(ctx.db);
     expect(rows.map((r) => [r.name, r.description])).toEqual([
       ['+Plus', "'-dash after a quote"],
       ['=SUM(A1:A9)', "'= starts with a quote and an equals sign"],
@@ -456,7 +463,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
     const file = `\uFEFF${csvOf([newRow({ productName: 'Reordered' })], columns).replaceAll('\r\n', '\n')}`;
     const res = await upload(file);
     expect(res.statusCode, res.body).toBe(200);
-    const [row] = await ctx.db.select().from(products);
+    const [row] = await productRows(ctx.db);
     expect(row).toMatchObject({ name: 'Reordered', priceCents: 1250, stock: 4 });
   });
 
@@ -551,7 +558,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
     expect(result(updated)).toMatchObject({ created: 0, updated: 2500, unchanged: 2500 });
     const [stock] = await queryRows<{ total: number }>(
       ctx.db,
-      sql`select sum(stock)::int as total from ${products}`,
+      sql`select sum(stock)::int as total from ${productVariants}`,
     );
     expect(stock?.total).toBe(exported.reduce((sum, r) => sum + Number(r.stockQuantity), 0) + 2500);
   });
@@ -568,8 +575,8 @@ describe('POST /api/admin/import/products (issue 15)', () => {
       await tx.execute(sql`select id from ${products} where id = ${first.id} for update`);
       importing = upload(file);
       await new Promise((resolve) => setTimeout(resolve, 400));
-      const [other] = await tx.select().from(products).where(eq(products.id, second.id));
-      await tx.update(products).set({ stock: 42, updatedAt: new Date() }).where(eq(products.id, first.id));
+      const [other] = await productRows(tx, eq(products.id, second.id));
+      await setStock(tx, first.id, 42);
       return other?.name;
     });
     // While the import waited, none of the file showed.
@@ -581,8 +588,8 @@ describe('POST /api/admin/import/products (issue 15)', () => {
       'productName',
       'stockQuantity',
     ]);
-    const rows = await ctx.db.select().from(products).orderBy(products.name);
-    expect(rows.map((r) => [r.name, r.stock])).toEqual([
+    const rows = await productRows(ctx.db);
+    expect(await Promise.all(rows.map(async (r) => [r.name, await stockOf(ctx.db, r.id)]))).toEqual([
       ['First (imported)', 5],
       ['Second (imported)', 5],
     ]);

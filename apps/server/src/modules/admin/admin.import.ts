@@ -17,7 +17,7 @@ import {
 } from '@pixel-vault/shared';
 import type { z } from 'zod';
 import { type Database, type Transaction, queryRows } from '../../db/client.js';
-import { productImages, products } from '../../db/schema/index.js';
+import { defaultSku, productImages, productVariants, products } from '../../db/schema/index.js';
 import { renderBoxArt } from '../../db/seed/box-art.js';
 import { boxArtKey } from '../../db/seed/index.js';
 import type { AuthUser } from '../../lib/access.js';
@@ -483,11 +483,13 @@ export function createProductsImportService({
       stock: number;
     }>(
       tx,
-      sql`select p.id, p.name, p.description, p.category, p.price_cents, p.stock
+      // Price and stock: the default variant's (issue 31), locked with its product when about to be written.
+      sql`select p.id, p.name, p.description, p.category, v.price_cents, v.stock
           from ${products} p
+          join ${productVariants} v on v.product_id = p.id and v.position = 0 and v.archived_at is null
           where p.deleted_at is null and p.id in (select value::uuid from ${jsonSet(ids)} as ids(value))
           order by p.id
-          ${lock ? sql`for update of p` : sql``}`,
+          ${lock ? sql`for update of p, v` : sql``}`,
     );
     for (const r of rows) {
       found.set(r.id, {
@@ -543,12 +545,14 @@ export function createProductsImportService({
 
     for (let i = 0; i < creates.length; i += IMPORT_BATCH) {
       const batch = creates.slice(i, i + IMPORT_BATCH);
-      await tx.insert(products).values(
-        batch.map(({ id, name, description, category, priceCents, stock }) => ({
-          id,
-          name,
-          description,
-          category,
+      await tx
+        .insert(products)
+        .values(batch.map(({ id, name, description, category }) => ({ id, name, description, category })));
+      await tx.insert(productVariants).values(
+        batch.map(({ id, priceCents, stock }) => ({
+          productId: id,
+          position: 0,
+          sku: defaultSku(id),
           priceCents,
           stock,
         })),
@@ -571,11 +575,20 @@ export function createProductsImportService({
           name = coalesce(v.name, p.name),
           description = coalesce(v.description, p.description),
           category = coalesce(v.category, p.category),
-          price_cents = coalesce(v.price_cents, p.price_cents),
-          stock = coalesce(v.stock, p.stock),
           updated_at = ${now.toISOString()}::timestamptz
         from (values ${sql.join(values, sql`, `)}) as v(id, name, description, category, price_cents, stock)
         where p.id = v.id`);
+      // Price and stock go to each product's default variant (issue 31).
+      if (batch.some(({ set }) => set.priceCents !== undefined || set.stock !== undefined)) {
+        await tx.execute(sql`
+          update ${productVariants} pv set
+            price_cents = coalesce(v.price_cents, pv.price_cents),
+            stock = coalesce(v.stock, pv.stock),
+            updated_at = ${now.toISOString()}::timestamptz
+          from (values ${sql.join(values, sql`, `)}) as v(id, name, description, category, price_cents, stock)
+          where pv.product_id = v.id and pv.position = 0 and pv.archived_at is null
+            and (v.price_cents is not null or v.stock is not null)`);
+      }
     }
     const reimaged = updates.filter((u) => u.images !== undefined);
     for (let i = 0; i < reimaged.length; i += IMPORT_BATCH) {

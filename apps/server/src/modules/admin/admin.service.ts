@@ -10,7 +10,7 @@ import {
   toDollars,
 } from '@pixel-vault/shared';
 import { type Database, queryRows } from '../../db/client.js';
-import { orderItems, orders, productImages, products } from '../../db/schema/index.js';
+import { orderItems, orders, productImages, productVariants, products } from '../../db/schema/index.js';
 
 /** Rows per query of an export: 100,000 orders are read 1,000 at a time, never all at once. */
 export const EXPORT_BATCH = 1000;
@@ -148,9 +148,11 @@ export function createAdminService({
       ),
       queryRows<{ id: string; name: string; stock: number }>(
         db,
-        sql`select id, name, stock from ${products}
-            where deleted_at is null and stock <= ${lowStockThreshold}
-            order by stock, name, id`,
+        // Per live variant (issue 31): each is its own item on the shelf.
+        sql`select p.id, p.name, v.stock from ${productVariants} v
+            join ${products} p on p.id = v.product_id
+            where p.deleted_at is null and v.archived_at is null and v.stock <= ${lowStockThreshold}
+            order by v.stock, p.name, p.id, v.position`,
       ),
       queryRows<{ unpaid: number; to_deliver: number }>(
         db,
@@ -289,10 +291,11 @@ export function createAdminService({
         images: string | null;
       }>(
         db,
-        sql`select p.id, p.name, p.category, p.description, p.price_cents, p.stock,
+        sql`select p.id, p.name, p.category, p.description, v.price_cents, v.stock,
               (select string_agg(i.url, ' ' order by i.position) from ${productImages} i
                 where i.product_id = p.id) as images
             from ${products} p
+            join ${productVariants} v on v.product_id = p.id and v.position = 0 and v.archived_at is null
             where p.deleted_at is null ${after ? sql`and p.id > ${after}::uuid` : sql``}
             order by p.id
             limit ${EXPORT_BATCH}`,

@@ -5,7 +5,14 @@ import type { AdminStats } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
 import { mailOutbox, orderItems, orders, products } from '../../db/schema/index.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
-import { clearProducts, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
+import {
+  clearProducts,
+  insertProduct,
+  insertUser,
+  placeOrder,
+  setStock,
+  stockOf,
+} from '../../test/factories.js';
 import { EXPORT_BATCH, addDays, databaseKnowsTimeZone, neutralise } from './admin.service.js';
 
 type Status = 'unpaid' | 'paid' | 'expired' | 'cancelled' | 'refunded';
@@ -337,7 +344,7 @@ describe('low-stock mail (issue 15)', () => {
     await buy(2); // 3 -> 1: already low
     expect(await lowStockMails('Mail Once')).toHaveLength(1);
 
-    await ctx.db.update(products).set({ stock: 10 }).where(eq(products.id, product.id));
+    await setStock(ctx.db, product.id, 10);
     await buy(6); // 10 -> 4
     expect(await lowStockMails('Mail Once')).toHaveLength(1);
     await buy(4); // 4 -> 0: crosses again
@@ -359,11 +366,7 @@ describe('low-stock mail (issue 15)', () => {
     // The same lines again: the first order gives its unit back (3 -> 4) and the new one takes it (4 -> 3).
     const again = await placeOrder(ctx.app, shopper, [{ product: product.id, itemQuantity: 1 }]);
     expect(again._id).not.toBe(first._id);
-    const [row] = await ctx.db
-      .select({ stock: products.stock })
-      .from(products)
-      .where(eq(products.id, product.id));
-    expect(row?.stock).toBe(3);
+    expect(await stockOf(ctx.db, product.id)).toBe(3);
     expect(await lowStockMails('Reloaded')).toHaveLength(1);
   });
 
@@ -410,11 +413,7 @@ describe('low-stock mail (issue 15)', () => {
       await Promise.all(
         shoppers.map((s) => placeOrder(ctx.app, s.auth, [{ product: product.id, itemQuantity: 1 }])),
       );
-      const [row] = await ctx.db
-        .select({ stock: products.stock })
-        .from(products)
-        .where(eq(products.id, product.id));
-      expect(row?.stock).toBe(1);
+      expect(await stockOf(ctx.db, product.id)).toBe(1);
       const mails = await lowStockMails(name);
       expect(mails.map((m) => m.subject)).toEqual([`Low stock: ${name} (3 left)`]);
     }

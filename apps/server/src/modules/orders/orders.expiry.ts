@@ -9,7 +9,7 @@ import {
   orderItems,
   orders,
   payments,
-  products,
+  productVariants,
 } from '../../db/schema/index.js';
 import { periodic } from '../../lib/periodic.js';
 import { STOCK_LSN, type StockChange, parseLsn } from '../products/products.stock.js';
@@ -57,17 +57,22 @@ export async function expireLocked(
  */
 export async function returnStock(tx: Executor, orderId: string, moved?: StockChange[]): Promise<void> {
   const lines = await tx
-    .select({ productId: orderItems.productId, quantity: orderItems.quantity })
+    .select({
+      productId: orderItems.productId,
+      variantId: orderItems.variantId,
+      quantity: orderItems.quantity,
+    })
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId))
-    .orderBy(asc(orderItems.productId));
+    .orderBy(asc(orderItems.productId), asc(orderItems.variantId));
   for (const line of lines) {
-    if (!line.productId) continue;
+    // Its product or variant was deleted since: there is no shelf to put it back on.
+    if (!line.productId || !line.variantId) continue;
     const [row] = await tx
-      .update(products)
-      .set({ stock: sql`${products.stock} + ${line.quantity}` })
-      .where(eq(products.id, line.productId))
-      .returning({ stock: products.stock, lsn: STOCK_LSN });
+      .update(productVariants)
+      .set({ stock: sql`${productVariants.stock} + ${line.quantity}` })
+      .where(eq(productVariants.id, line.variantId))
+      .returning({ stock: productVariants.stock, lsn: STOCK_LSN });
     if (row) {
       const soldOutChanged = row.stock - line.quantity <= 0;
       moved?.push({ id: line.productId, stock: row.stock, lsn: parseLsn(row.lsn), soldOutChanged });

@@ -2,9 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order, PayPalOrderResponse } from '@pixel-vault/shared';
-import { giftCardLedger, giftCards, orders, payments, products } from '../../db/schema/index.js';
+import { giftCardLedger, giftCards, orders, payments } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
-import { TEST_ADDRESS, insertGiftCard, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
+import {
+  TEST_ADDRESS,
+  insertGiftCard,
+  insertProduct,
+  insertUser,
+  placeOrder,
+  stockOf as stockIn,
+} from '../../test/factories.js';
 
 // Issue 9: one customer's unpaid orders together may hold at most 3 orders, 10 units and $500.
 let ctx: TestContext;
@@ -26,8 +33,7 @@ const post = (auth: Auth, orderItems: Line[]) =>
     payload: { orderItems, shippingAddress: TEST_ADDRESS, paymentMethod: 'paypal' },
   });
 
-const stockOf = async (id: string) =>
-  (await ctx.db.select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]?.stock;
+const stockOf = (id: string) => stockIn(ctx.db, id);
 const statusOf = async (id: string) =>
   (await ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.id, id)))[0]?.status;
 

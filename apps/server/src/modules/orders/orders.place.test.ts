@@ -4,7 +4,14 @@ import type { Order } from '@pixel-vault/shared';
 import { orderItems, orders, products } from '../../db/schema/index.js';
 import { queryRows } from '../../db/client.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
-import { TEST_ADDRESS, insertProduct, insertUser } from '../../test/factories.js';
+import {
+  insertProduct,
+  insertUser,
+  setPrice,
+  TEST_ADDRESS,
+  stockOf,
+  productRows,
+} from '../../test/factories.js';
 
 /**
  * Issue 13: a placement reads its products' prices without locking them and takes the stock rows'
@@ -40,10 +47,11 @@ function stockTrigger(productId: string, name: string, body: string) {
   return {
     setup: [
       `create function ${name}() returns trigger language plpgsql as $$ ${body} $$`,
-      `create trigger ${name} before update of stock on products
-         for each row when (new.id = '${productId}') execute function ${name}()`,
+      // Price and stock are the product's variant's (issue 31).
+      `create trigger ${name} before update of stock on product_variants
+         for each row when (new.product_id = '${productId}') execute function ${name}()`,
     ],
-    teardown: [`drop trigger ${name} on products`, `drop function ${name}()`],
+    teardown: [`drop trigger ${name} on product_variants`, `drop function ${name}()`],
   };
 }
 
@@ -62,7 +70,7 @@ describe('placing an order', () => {
       const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ code: 'PRICE_CHANGED' });
-      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+      const [row] = await productRows(ctx.db, eq(products.id, product.id));
       expect(row).toMatchObject({ priceCents: 1000, stock: 5 });
       expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual([]);
     });
@@ -89,8 +97,7 @@ describe('placing an order', () => {
       async () => {
         const res = await place(auth, [{ product: product.id, itemQuantity: 2 }]);
         expect(res.statusCode).toBe(201);
-        const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
-        expect(row?.stock).toBe(3);
+        expect(await stockOf(ctx.db, product.id)).toBe(3);
         // One order: the aborted attempt left nothing behind.
         const lines = await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id));
         expect(lines).toHaveLength(1);
@@ -119,8 +126,7 @@ describe('placing an order', () => {
         message: 'The shop is busy and nothing was changed. Please try again.',
         code: 'BUSY',
       });
-      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
-      expect(row?.stock).toBe(5);
+      expect(await stockOf(ctx.db, product.id)).toBe(5);
       expect(await ctx.db.select().from(orderItems).where(eq(orderItems.productId, product.id))).toEqual([]);
     });
     // Once the database lets it through, the same placement passes.
@@ -143,7 +149,7 @@ describe('placing an order', () => {
         await tx.execute(sql`select 1 from ${products} where id = ${product.id} for update`);
         locked();
         await released;
-        await tx.update(products).set({ priceCents: 1500 }).where(eq(products.id, product.id));
+        await setPrice(tx, product.id, 1500);
       });
       await isLocked;
       const placing = place(auth, [{ product: product.id, itemQuantity: 2 }]);
@@ -165,7 +171,7 @@ describe('placing an order', () => {
       const order = res.json<Order>();
       expect(order.price).toBe(30);
       expect(order.orderItems).toEqual([expect.objectContaining({ itemPrice: 15, itemQuantity: 2 })]);
-      const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
+      const [row] = await productRows(ctx.db, eq(products.id, product.id));
       expect(row).toMatchObject({ priceCents: 1500, stock: 3 });
       const placed = await ctx.db.select().from(orders).where(eq(orders.userId, user.id));
       expect(placed).toHaveLength(1);
@@ -182,11 +188,10 @@ describe('placing an order', () => {
     ]);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ message: 'Only 2 left of Last Few Cartridge' });
-    const stock = await ctx.db
-      .select({ id: products.id, stock: products.stock })
-      .from(products)
-      .where(sql`${products.id} in (${product.id}, ${other.id})`);
-    expect(Object.fromEntries(stock.map((s) => [s.id, s.stock]))).toEqual({
+    const stock = await Promise.all(
+      [product.id, other.id].map(async (id) => [id, await stockOf(ctx.db, id)]),
+    );
+    expect(Object.fromEntries(stock)).toEqual({
       [product.id]: 2,
       [other.id]: 9,
     });
@@ -201,7 +206,6 @@ describe('placing an order', () => {
     const codes = answers.map((a) => a.statusCode).sort();
     expect(codes.filter((c) => c === 201)).toHaveLength(3);
     expect(codes.filter((c) => c === 409)).toHaveLength(7);
-    const [row] = await ctx.db.select().from(products).where(eq(products.id, product.id));
-    expect(row?.stock).toBe(0);
+    expect(await stockOf(ctx.db, product.id)).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type CreateOrderBody, type Order, priceOrder } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
 import { type Database, type Transaction, queryRows } from '../../db/client.js';
@@ -8,6 +8,7 @@ import {
   orderEvents,
   orderItems,
   orders,
+  productVariants,
   products,
   users,
 } from '../../db/schema/index.js';
@@ -61,6 +62,9 @@ function outOfStock(name: string, stock: number): AppError {
 
 interface ReservedLine {
   productId: string;
+  /** The variant the line buys (issue 31): the product's default one, for a line naming the product only. */
+  variantId: string;
+  variantTitle: string;
   quantity: number;
   name: string;
   priceCents: number;
@@ -86,18 +90,20 @@ export function createOrderPlacement({
     const rows = await queryRows<{
       id: string;
       name: string;
+      variant_id: string;
       price_cents: number;
       stock: number;
       image: string | null;
     }>(
       tx,
-      sql`select id, name, price_cents, stock,
+      sql`select p.id, p.name, v.id as variant_id, v.price_cents, v.stock,
             (select url from product_images i where i.product_id = p.id order by i.position limit 1) as image
           from ${products} p
-          where id in (${sql.join(
+          join ${productVariants} v on v.product_id = p.id and v.position = 0 and v.archived_at is null
+          where p.id in (${sql.join(
             ids.map((id) => sql`${id}`),
             sql`, `,
-          )}) and deleted_at is null`,
+          )}) and p.deleted_at is null`,
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.map((id) => {
@@ -107,6 +113,8 @@ export function createOrderPlacement({
       if (row.stock < quantity) throw outOfStock(row.name, row.stock);
       return {
         productId: id,
+        variantId: row.variant_id,
+        variantTitle: '',
         quantity,
         name: row.name,
         priceCents: Number(row.price_cents),
@@ -135,11 +143,14 @@ export function createOrderPlacement({
     givenBack: number,
     moved: StockChange[],
   ): Promise<LowStockCrossing | undefined> {
+    // The variant's row is the one locked; its product is only read (not locked: UPDATE ... FROM).
     const [row] = await queryRows<{ price_cents: number; name: string; stock: number; lsn: string }>(
       tx,
-      sql`update ${products} set stock = stock - ${line.quantity}
-          where id = ${line.productId} and stock >= ${line.quantity} and deleted_at is null
-          returning price_cents, name, stock, ${STOCK_LSN} as lsn`,
+      sql`update ${productVariants} v set stock = v.stock - ${line.quantity}
+          from ${products} p
+          where v.id = ${line.variantId} and p.id = v.product_id and p.deleted_at is null
+            and v.archived_at is null and v.stock >= ${line.quantity}
+          returning v.price_cents, p.name, v.stock, ${STOCK_LSN} as lsn`,
     );
     if (row) {
       if (Number(row.price_cents) !== line.priceCents || row.name !== line.name) throw new PriceMoved();
@@ -150,9 +161,10 @@ export function createOrderPlacement({
         : undefined;
     }
     const [product] = await tx
-      .select({ name: products.name, stock: products.stock, deletedAt: products.deletedAt })
-      .from(products)
-      .where(eq(products.id, line.productId));
+      .select({ name: products.name, stock: productVariants.stock, deletedAt: products.deletedAt })
+      .from(productVariants)
+      .innerJoin(products, eq(products.id, productVariants.productId))
+      .where(and(eq(productVariants.id, line.variantId), isNull(productVariants.archivedAt)));
     if (!product || product.deletedAt) throw notFound('Product not found');
     throw outOfStock(product.name, product.stock);
   }
@@ -229,6 +241,8 @@ export function createOrderPlacement({
         id: randomUUID(),
         orderId,
         productId: l.productId,
+        variantId: l.variantId,
+        variantTitle: l.variantTitle,
         name: l.name,
         image: l.image,
         unitPriceCents: l.priceCents,

@@ -1,9 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '@pixel-vault/shared';
-import { giftCardLedger, giftCards, mailOutbox, orders, products } from '../../db/schema/index.js';
+import { giftCardLedger, giftCards, mailOutbox, orders } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
-import { TEST_ADDRESS, insertGiftCard, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
+import {
+  TEST_ADDRESS,
+  insertGiftCard,
+  insertProduct,
+  insertUser,
+  placeOrder,
+  stockOf as stockIn,
+} from '../../test/factories.js';
 import { createOrderExpiry } from './orders.expiry.js';
 
 let ctx: TestContext;
@@ -12,8 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const stockOf = async (id: string) =>
-  (await ctx.db.select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]?.stock;
+const stockOf = (id: string) => stockIn(ctx.db, id);
 
 function post(auth: { authorization: string }, payload: unknown) {
   return ctx.app.inject({ method: 'POST', url: '/api/orders', headers: auth, payload: payload as object });

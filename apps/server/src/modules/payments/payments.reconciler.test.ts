@@ -3,10 +3,16 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order, PayPalOrderResponse } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
-import { giftCardLedger, giftCards, mailOutbox, orders, payments, products } from '../../db/schema/index.js';
+import { giftCardLedger, giftCards, mailOutbox, orders, payments } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
 import { type FakePayPal, fakePayPalEnv, startFakePayPal } from '../../test/fake-paypal.js';
-import { insertGiftCard, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
+import {
+  insertGiftCard,
+  insertProduct,
+  insertUser,
+  placeOrder,
+  stockOf as stockIn,
+} from '../../test/factories.js';
 import { createOrderExpiry } from '../orders/orders.expiry.js';
 import { createDemoProvider } from './demo.provider.js';
 import type { PaymentProvider } from './payment.provider.js';
@@ -24,8 +30,7 @@ function helpers(get: () => { ctx: TestContext; provider: PaymentProvider }) {
   const paymentOf = async (providerOrderId: string) =>
     (await db().select().from(payments).where(eq(payments.providerOrderId, providerOrderId)))[0];
   const orderRow = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0];
-  const stockOf = async (id: string) =>
-    (await db().select({ stock: products.stock }).from(products).where(eq(products.id, id)))[0]?.stock;
+  const stockOf = (id: string) => stockIn(db(), id);
   const mailsTo = (email: string) => db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
   const sweep = () => createOrderExpiry({ db: db(), log: quiet }).sweepOnce();
   const makeOverdue = (orderId: string) =>

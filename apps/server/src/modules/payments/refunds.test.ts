@@ -8,11 +8,16 @@ import {
   mailOutbox,
   orderRefunds,
   orders,
-  products,
 } from '../../db/schema/index.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
 import { type FakePayPal, fakePayPalEnv, startFakePayPal } from '../../test/fake-paypal.js';
-import { insertGiftCard, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
+import {
+  insertGiftCard,
+  insertProduct,
+  insertUser,
+  placeOrder,
+  stockOf as stockIn,
+} from '../../test/factories.js';
 import { createPaymentReconciler } from './payments.reconciler.js';
 
 type Auth = { authorization: string };
@@ -48,8 +53,7 @@ describe('cancellations and refunds', () => {
   const cancel = (auth: Auth, id: string) => post(`/api/orders/${id}/cancel`, auth);
   const refund = (id: string, payload: object) => post(`/api/orders/${id}/refund`, admin, payload);
 
-  const stockOf = async (id: string) =>
-    (await ctx.db.select({ s: products.stock }).from(products).where(eq(products.id, id)))[0]?.s;
+  const stockOf = (id: string) => stockIn(ctx.db, id);
   const balanceOf = async (id: string) =>
     (await ctx.db.select({ b: giftCards.balanceCents }).from(giftCards).where(eq(giftCards.id, id)))[0]?.b;
   /** An order's mails whose subject starts so (a subject ends with the order's number, issue 30). */

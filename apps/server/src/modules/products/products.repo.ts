@@ -1,4 +1,4 @@
-import { type SQL, asc, eq, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   type Category,
   PRODUCT_PAGE_REVIEWS,
@@ -7,25 +7,49 @@ import {
   toDollars,
 } from '@pixel-vault/shared';
 import type { Executor } from '../../db/client.js';
-import { type ProductRow, productImages, productReviews, products, users } from '../../db/schema/index.js';
+import {
+  type ProductRow,
+  productImages,
+  productReviews,
+  productVariants,
+  products,
+  users,
+} from '../../db/schema/index.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 
 // The catalogue's queries and the one mapping of a product row to the spec's Product (split from
 // products.service.ts, issue 28).
 
-/** What the audit log keeps of a product. */
+/** A product's default variant (issue 31): the live one at position 0, whose price and stock the spec shows. */
+export async function defaultVariantOf(tx: Executor, productId: string) {
+  const [variant] = await tx
+    .select()
+    .from(productVariants)
+    .where(
+      and(
+        eq(productVariants.productId, productId),
+        eq(productVariants.position, 0),
+        isNull(productVariants.archivedAt),
+      ),
+    );
+  if (!variant) throw new Error(`Product ${productId} has no default variant`);
+  return variant;
+}
+
+/** What the audit log keeps of a product (its price and stock: its default variant's). */
 export async function auditView(tx: Executor, row: ProductRow) {
   const images = await tx
     .select({ url: productImages.url })
     .from(productImages)
     .where(eq(productImages.productId, row.id))
     .orderBy(asc(productImages.position));
+  const variant = await defaultVariantOf(tx, row.id);
   return {
     productName: row.name,
     productCategory: row.category,
     productDescription: row.description,
-    productPrice: toDollars(row.priceCents),
-    stockQuantity: row.stock,
+    productPrice: toDollars(variant.priceCents),
+    stockQuantity: variant.stock,
     productRating: row.ratingTenths / 10,
     reviewCount: row.reviewCount,
     productImage: images.map((i) => i.url),
@@ -54,6 +78,16 @@ const outerId = sql`${products}.${sql.identifier(products.id.name)}`;
 
 const isoUtc = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/** A column of the product's default variant (issue 31), read by its index on (product, position). */
+function defaultVariantColumn(column: 'price_cents' | 'stock') {
+  return sql<number>`(select v.${sql.identifier(column)} from ${productVariants} v
+      where v.product_id = ${outerId} and v.position = 0 and v.archived_at is null)`.mapWith(Number);
+}
+
+/** True when no live variant of the product has stock: listed after the others (issue 30). */
+export const SOLD_OUT = sql`not exists (select 1 from ${productVariants} v
+    where v.product_id = ${outerId} and v.archived_at is null and v.stock > 0)`;
+
 /**
  * One row per product with its images aggregated in a correlated subquery, so a page of products
  * costs one query however many products it holds (no N+1). Lists carry no reviews (issue 14: the
@@ -64,8 +98,8 @@ export const productColumns = {
   name: products.name,
   description: products.description,
   category: products.category,
-  priceCents: products.priceCents,
-  stock: products.stock,
+  priceCents: defaultVariantColumn('price_cents'),
+  stock: defaultVariantColumn('stock'),
   ratingTenths: products.ratingTenths,
   reviewCount: products.reviewCount,
   createdAt: products.createdAt,

@@ -12,7 +12,13 @@ import {
   toCents,
 } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
-import { productImages, productReviews, products } from '../../db/schema/index.js';
+import {
+  defaultSku,
+  productImages,
+  productReviews,
+  productVariants,
+  products,
+} from '../../db/schema/index.js';
 import { type AuthUser, adminOnly } from '../../lib/access.js';
 import type { MaybeAnswer } from '../../lib/cached-answer.js';
 import { notFound } from '../../lib/errors.js';
@@ -29,6 +35,7 @@ import {
 import { processImages, storeImages } from './products.images.js';
 import {
   type ProductQueryRow,
+  SOLD_OUT,
   auditView,
   escapeLike,
   productColumns,
@@ -108,9 +115,6 @@ export interface ProductsServiceOptions {
 }
 
 const productNotFound = () => notFound('Product not found');
-
-/** Sorts sold-out products last; a product selling out or coming back drops the lists (products.cache.ts). */
-const SOLD_OUT = sql`(${products.stock} <= 0)`;
 
 /** The key listAnswer's template below gives the unfiltered, unpaged list. */
 const WHOLE_LIST_KEY = 'list\u0000\u0000all\u0000';
@@ -240,8 +244,6 @@ export function createProductsService({
               name: fields.productName,
               description: fields.productDescription,
               category: fields.productCategory,
-              priceCents: toCents(fields.productPrice),
-              stock: fields.stockQuantity,
               // productRating and reviewCount, if sent (spec section 5), are ignored: a new product has
               // no reviews, so it starts at 0 / 0 (issue 14, docs/reviews.md).
               ratingTenths: 0,
@@ -249,6 +251,14 @@ export function createProductsService({
             })
             .returning();
           if (!row) throw new Error('Product insert returned no row');
+          // Sold in one form until an admin gives it options (issue 31): its default variant.
+          await tx.insert(productVariants).values({
+            productId: id,
+            position: 0,
+            sku: defaultSku(id),
+            priceCents: toCents(fields.productPrice),
+            stock: fields.stockQuantity,
+          });
           await tx
             .insert(productImages)
             .values(urls.map((url, position) => ({ productId: id, position, url })));
@@ -282,8 +292,10 @@ export function createProductsService({
       if (fields.productName !== undefined) set.name = fields.productName;
       if (fields.productCategory !== undefined) set.category = fields.productCategory;
       if (fields.productDescription !== undefined) set.description = fields.productDescription;
-      if (fields.productPrice !== undefined) set.priceCents = toCents(fields.productPrice);
-      if (fields.stockQuantity !== undefined) set.stock = fields.stockQuantity;
+      // The spec's price and stock are the default variant's (issue 31).
+      const variantSet: Partial<typeof productVariants.$inferInsert> = {};
+      if (fields.productPrice !== undefined) variantSet.priceCents = toCents(fields.productPrice);
+      if (fields.stockQuantity !== undefined) variantSet.stock = fields.stockQuantity;
       try {
         await db.transaction(async (tx) => {
           const [before] = await tx
@@ -292,6 +304,7 @@ export function createProductsService({
             .where(and(eq(products.id, id), isNull(products.deletedAt)))
             .for('update');
           if (!before) throw productNotFound();
+          const beforeView = await auditView(tx, before);
           // Only the fields sent are written (Vendure #3398: no read-modify-write of the whole row).
           const [after] = await tx
             .update(products)
@@ -299,12 +312,24 @@ export function createProductsService({
             .where(and(eq(products.id, id), isNull(products.deletedAt)))
             .returning();
           if (!after) throw productNotFound();
+          if (Object.keys(variantSet).length > 0) {
+            await tx
+              .update(productVariants)
+              .set({ ...variantSet, updatedAt: new Date() })
+              .where(
+                and(
+                  eq(productVariants.productId, id),
+                  eq(productVariants.position, 0),
+                  isNull(productVariants.archivedAt),
+                ),
+              );
+          }
           await recordAudit(tx, {
             actor: admin.id,
             action: 'product.update',
             targetType: 'product',
             targetId: id,
-            before: await auditView(tx, before),
+            before: beforeView,
             after: await auditView(tx, after),
           });
         });

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Product } from '@pixel-vault/shared';
-import { orders, products } from '../../db/schema/index.js';
+import { orders } from '../../db/schema/index.js';
 import type { App } from '../../lib/http.js';
 import { type TestContext, createTestContext, silentLog } from '../../test/context.js';
-import { insertProduct, insertUser, placeOrder } from '../../test/factories.js';
+import { insertProduct, insertUser, placeOrder, setPrice, setStock } from '../../test/factories.js';
 import { createOrderExpiry } from '../orders/orders.expiry.js';
 
 /**
@@ -52,7 +52,7 @@ describe('catalogue changes reach every instance', () => {
     expect(await priceOn(other, product.id)).toBe(10);
     expect(await priceOn(deaf, product.id)).toBe(10);
 
-    await ctx.db.update(products).set({ priceCents: 1500 }).where(eq(products.id, product.id));
+    await setPrice(ctx.db, product.id, 1500);
     // Cached: the row changed behind the cache's back, nobody said so yet.
     expect(await priceOn(other, product.id)).toBe(10);
     ctx.app.services.products.invalidate();
@@ -71,7 +71,7 @@ describe('catalogue changes reach every instance', () => {
     const product = await insertProduct(ctx.db, { category: 'puzzles', stock: 9 });
     expect((await listed(other)).find((p) => p._id === product.id)?.stockQuantity).toBe(9);
     // Stock taken by an order on this instance; a product added behind everyone's back meanwhile.
-    await ctx.db.update(products).set({ stock: 8 }).where(eq(products.id, product.id));
+    await setStock(ctx.db, product.id, 8);
     const unseen = await insertProduct(ctx.db, { category: 'puzzles' });
     ctx.app.services.products.invalidate('details');
     const shown = await readUntil(
@@ -94,12 +94,12 @@ describe('catalogue changes reach every instance', () => {
     const product = await insertProduct(ctx.db, { priceCents: 2000 });
     expect(await priceOn(ctx.app, product.id)).toBe(20);
     expect(await priceOn(other, product.id)).toBe(20);
-    await ctx.db.update(products).set({ priceCents: 2500 }).where(eq(products.id, product.id));
+    await setPrice(ctx.db, product.id, 2500);
     other.services.products.invalidate();
     expect(await eventually(ctx.app, product.id, 25)).toBe(25);
     expect(await priceOn(other, product.id)).toBe(25);
     // Changed behind the caches' back, with no message: both keep what they cached.
-    await ctx.db.update(products).set({ priceCents: 2600 }).where(eq(products.id, product.id));
+    await setPrice(ctx.db, product.id, 2600);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await priceOn(other, product.id)).toBe(25);
     expect(await priceOn(ctx.app, product.id)).toBe(25);

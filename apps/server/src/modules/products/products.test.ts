@@ -2,9 +2,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { Product, ProductList, ProductListResponse } from '@pixel-vault/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { products } from '../../db/schema/index.js';
+import { productVariants, products } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
-import { clearProducts, insertProduct } from '../../test/factories.js';
+import { clearProducts, insertProduct, setPrice, setStock } from '../../test/factories.js';
 import { escapeLike } from './products.service.js';
 
 describe('catalogue', () => {
@@ -319,10 +319,8 @@ describe('catalogue cache', () => {
     expect(await listNames()).toEqual(['Cached Cart']);
 
     // A write that bypasses the service (as here) is only seen after invalidate() or the TTL.
-    await ctx.db
-      .update(products)
-      .set({ priceCents: 2000, name: 'Renamed Cart' })
-      .where(eq(products.id, product.id));
+    await ctx.db.update(products).set({ name: 'Renamed Cart' }).where(eq(products.id, product.id));
+    await setPrice(ctx.db, product.id, 2000);
     expect((await get()).productPrice).toBe(10);
     expect(await listNames()).toEqual(['Cached Cart']);
 
@@ -334,9 +332,13 @@ describe('catalogue cache', () => {
   it('does not cache a product that was not found', async () => {
     const id = '5a3c1e2f-0b4d-4e6f-8a9b-1c2d3e4f5a6b';
     expect((await ctx.app.inject({ method: 'GET', url: `/api/products/${id}` })).statusCode).toBe(404);
-    await insertProduct(ctx.db, { images: [] }).then((p) =>
-      ctx.db.update(products).set({ id }).where(eq(products.id, p.id)),
-    );
+    // Made behind the service's back with the id asked for a moment ago.
+    const made = await insertProduct(ctx.db, { images: [] });
+    await ctx.db.transaction(async (tx) => {
+      await tx.insert(products).values({ ...made, id });
+      await tx.update(productVariants).set({ productId: id }).where(eq(productVariants.productId, made.id));
+      await tx.delete(products).where(eq(products.id, made.id));
+    });
     expect((await ctx.app.inject({ method: 'GET', url: `/api/products/${id}` })).statusCode).toBe(200);
   });
 
@@ -351,8 +353,7 @@ describe('catalogue cache', () => {
       service,
       answer,
       price: async () => JSON.parse((await answer()).body.toString()).productPrice as number,
-      setPrice: (cents: number) =>
-        ctx.db.update(products).set({ priceCents: cents }).where(eq(products.id, product.id)),
+      setPrice: (cents: number) => setPrice(ctx.db, product.id, cents),
       later: (ms: number) => {
         now += ms;
       },
@@ -424,7 +425,7 @@ describe('catalogue cache', () => {
       expect((await page()).find((p) => p._id === sold.id)?.stockQuantity).toBe(5);
       select.mockClear();
       // An order took stock: the answers go, the list of which products and in which order stays.
-      await ctx.db.update(products).set({ stock: 4 }).where(eq(products.id, sold.id));
+      await setStock(ctx.db, sold.id, 4);
       service.invalidate('details');
       expect((await page()).find((p) => p._id === sold.id)?.stockQuantity).toBe(4);
       expect(select).toHaveBeenCalledTimes(1);

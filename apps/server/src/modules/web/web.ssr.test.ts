@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { products } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
-import { clearProducts, insertProduct, insertUser, placeOrder } from '../../test/factories.js';
+import { clearProducts, insertProduct, insertUser, placeOrder, setPrice } from '../../test/factories.js';
 import { PAGE_SCRIPT_TAG, buildWebApp } from '../../test/web-build.js';
 import { BUILD_CHECK_MS, SSR_ENTRY, createWebApp, pageHtml, parseTemplate } from './web.ssr.js';
 
@@ -155,7 +155,7 @@ describe('pages rendered on the server (issue 10)', () => {
       expect(brotliDecompressSync(br.rawPayload).toString()).toBe(first.body);
 
       // A write (an admin's, an order's stock, another instance's message) shows at once.
-      await ctx.db.update(products).set({ priceCents: 2999 }).where(eq(products.id, zelda.id));
+      await setPrice(ctx.db, zelda.id, 2999);
       ctx.app.services.products.invalidate();
       calls.mockClear();
       const changed = await visit();
@@ -164,7 +164,7 @@ describe('pages rendered on the server (issue 10)', () => {
       expect(changed.headers.etag).not.toBe(etag);
     } finally {
       calls.mockRestore();
-      await ctx.db.update(products).set({ priceCents: 2450 }).where(eq(products.id, zelda.id));
+      await setPrice(ctx.db, zelda.id, 2450);
       ctx.app.services.products.invalidate();
     }
   });
