@@ -168,9 +168,11 @@ export type ProductRow = typeof products.$inferSelect;
 export type ProductVariantRow = typeof productVariants.$inferSelect;
 
 /**
- * The SKU a product's first variant gets until an admin names one (issue 31): PV- and the first 12
- * hex digits of the product's id, as migration 0015 named the variants it made.
+ * The SKU a new product's first variant gets until an admin names one (issue 31): PV- and every hex
+ * digit of the product's id, so two products can never be given the same one (SKUs are unique). The
+ * products that were there before variants got 12 digits from migration 0015, which settled its own
+ * ties; a shorter form here could meet one of those, or another new product's, and fail the write.
  */
 export function defaultSku(productId: string): string {
-  return `PV-${productId.replace(/-/g, '').slice(0, 12).toUpperCase()}`;
+  return `PV-${productId.replace(/-/g, '').toUpperCase()}`;
 }
