@@ -3,16 +3,17 @@
 // on PGlite and on PostgreSQL.
 // Each customer loops: POST /api/orders (1 item) -> POST /api/giftcards/use for the whole total, which
 // settles the order as paid (stock reserved, ledger row, confirmation mail queued) in one transaction.
+// The shop starts on an empty database as `npm start` does (it seeds the demo catalogue) and is prepared
+// through its API only, so BENCH_BUILDS="before=/path/to/other/checkout,after=." measures builds of any
+// schema side by side in one run (each on a database of its own).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openDatabase, migrate } from '../apps/server/src/db/client.js';
-import { defaultSku, productVariants, products, users } from '../apps/server/src/db/schema/index.js';
-import { hashPassword } from '../apps/server/src/lib/passwords.js';
+import { join } from 'node:path';
 import {
+  type Build,
   apiClient,
+  builds,
   buyWithGiftCard,
   cpuSince,
   cpuTimes,
@@ -24,7 +25,6 @@ import {
 } from './lib.js';
 import { writeSection } from './results.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CUSTOMERS = 20;
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const port = 3311;
@@ -47,57 +47,50 @@ interface EngineResult {
   cpu?: { server: number; database?: number; client: number };
 }
 
-/** A database with one product that cannot sell out and 20 customers, prepared before the server starts. */
-async function prepare(opts: { databaseUrl?: string; dataDir: string }): Promise<{ productId: string }> {
-  const handle = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir });
-  try {
-    await migrate(handle.db);
-    const [product] = await handle.db
-      .insert(products)
-      .values({
-        name: 'Benchmark Cartridge',
-        description: 'A product with stock that does not run out during the benchmark.',
-        category: 'retro-games',
-      })
-      .returning({ id: products.id });
-    // Sold in one form (issue 31): its variant holds the price and the stock.
-    await handle.db.insert(productVariants).values({
-      productId: product!.id,
-      position: 0,
-      sku: defaultSku(product!.id),
-      priceCents: 4299,
-      stock: 10_000_000,
+/**
+ * Prepares a shop that has just started on an empty database (it seeded the demo catalogue), through
+ * its API only, so any build can be measured beside another (BENCH_BUILDS) whatever its schema: 20
+ * customers registered, and the first Retro Games product by name given stock that cannot run out
+ * during the run. Answers that product's id.
+ */
+async function prepareShop(adminToken: string): Promise<string> {
+  for (let i = 0; i < CUSTOMERS; i += 1) {
+    await call('POST', '/api/users', null, {
+      name: `Bench Customer ${i}`,
+      email: `bench-${i}@pixelvault.local`,
+      password: PASSWORD,
     });
-    const passwordHash = await hashPassword(PASSWORD);
-    await handle.db.insert(users).values(
-      Array.from({ length: CUSTOMERS }, (_, i) => ({
-        name: `Bench Customer ${i}`,
-        email: `bench-${i}@pixelvault.local`,
-        passwordHash,
-      })),
-    );
-    return { productId: product!.id };
-  } finally {
-    await handle.close();
   }
+  const all = await call<{ _id: string; productName: string; productCategory: string }[]>(
+    'GET',
+    '/api/products',
+    null,
+  );
+  const product = all
+    .filter((p) => p.productCategory === 'retro-games')
+    .sort((a, b) => a.productName.localeCompare(b.productName))[0];
+  if (!product) throw new Error('The seeded catalogue has no Retro Games product');
+  await call('PUT', `/api/products/update/${product._id}`, adminToken, { stockQuantity: 1_000_000 });
+  return product._id;
 }
 
 /** The shop as `npm start` starts it (default logging), or with LOG_LEVEL=warn reported beside it. */
 type Setting = 'default settings' | 'LOG_LEVEL=warn';
 
+/**
+ * One measured run of `build` on the database in `env`. The first run on a database prepares it
+ * (`shop.productId` is then set for the next run on the same data).
+ */
 async function runEngine(
   engineName: string,
   env: Record<string, string>,
-  productId: string,
+  shop: { build: Build; label: string; productId?: string },
   setting: Setting,
 ): Promise<EngineResult> {
-  const engine = `${engineName}, ${setting}`;
+  const engine = `${engineName}, ${shop.label}${setting}`;
   const server = spawn(
     process.execPath,
-    [
-      ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
-      join(root, 'apps/server/dist/main.js'),
-    ],
+    [...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean), shop.build.main],
     {
       env: {
         ...process.env,
@@ -116,6 +109,8 @@ async function runEngine(
     // Shoppers see pages before they pay: the server has rendered one, as in a shop that is open.
     await (await fetch(`${base}/`)).text();
     const admin = await call<{ token: string }>('POST', '/api/users/login', null, ADMIN);
+    shop.productId ??= await prepareShop(admin.token);
+    const productId = shop.productId;
     const customers = await Promise.all(
       Array.from({ length: CUSTOMERS }, async (_, i) => {
         const { token } = await call<{ token: string }>('POST', '/api/users/login', null, {
@@ -203,28 +198,30 @@ const SETTINGS: Setting[] = ['default settings', 'LOG_LEVEL=warn'];
 
 async function main() {
   const results: EngineResult[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-checkout-'));
-  try {
-    const { productId } = await prepare({ dataDir });
-    for (const setting of SETTINGS) {
-      results.push(await runEngine('PGlite', { DATA_DIR: dataDir }, productId, setting));
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  if (await freshPostgresDatabase(pgUrl)) {
-    const pgDataDir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-checkout-pg-'));
-    try {
-      const { productId } = await prepare({ databaseUrl: pgUrl, dataDir: pgDataDir });
-      for (const setting of SETTINGS) {
-        const env = { DATA_DIR: pgDataDir, DATABASE_URL: pgUrl };
-        results.push(await runEngine('PostgreSQL', env, productId, setting));
+  const list = builds();
+  const labelOf = (build: Build) => (list.length > 1 ? `${build.label}, ` : '');
+  const pgReachable = await freshPostgresDatabase(pgUrl);
+  if (!pgReachable) console.error(`PostgreSQL is not reachable at ${pgUrl}: only PGlite was measured.`);
+  const engines = [
+    { name: 'PGlite', env: (dir: string) => ({ DATA_DIR: dir }) },
+    ...(pgReachable
+      ? [{ name: 'PostgreSQL', env: (dir: string) => ({ DATA_DIR: dir, DATABASE_URL: pgUrl }) }]
+      : []),
+  ];
+  for (const engine of engines) {
+    // Each build on a database of its own, one after the other (BENCH_BUILDS: side by side in one run).
+    for (const build of list) {
+      if (engine.name === 'PostgreSQL' && !(await freshPostgresDatabase(pgUrl))) break;
+      const dataDir = mkdtempSync(join(tmpdir(), 'pixel-vault-bench-checkout-'));
+      const shop = { build, label: labelOf(build) };
+      try {
+        for (const setting of SETTINGS) {
+          results.push(await runEngine(engine.name, engine.env(dataDir), shop, setting));
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(pgDataDir, { recursive: true, force: true });
     }
-  } else {
-    console.error(`PostgreSQL is not reachable at ${pgUrl}: only PGlite was measured.`);
   }
 
   const report = [

@@ -14,9 +14,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { openDatabase } from '../apps/server/src/db/client.js';
-import { productVariants, users } from '../apps/server/src/db/schema/index.js';
-import { hashPassword } from '../apps/server/src/lib/passwords.js';
 import {
   type Build,
   apiClient,
@@ -84,29 +81,28 @@ function startShop(build: Build, env: Record<string, string>) {
 }
 
 /**
- * The demo catalogue as the shop seeds it on its first start, then (shop stopped) customers and a
- * stock that lasts the run written straight into the database, as checkout.ts prepares its own.
+ * The demo catalogue as the shop seeds it on its first start, then customers and a stock that lasts
+ * the run, through the shop's API only: any build can be measured beside another (BENCH_BUILDS),
+ * whatever its schema.
  */
 async function prepare(build: Build, env: Record<string, string>): Promise<void> {
   const shop = startShop(build, env);
   try {
     await waitFor(`${base}/api/health`);
-  } finally {
-    await stopChild(shop);
-  }
-  const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR! });
-  try {
-    await handle.db.update(productVariants).set({ stock: SALE_STOCK });
-    const passwordHash = await hashPassword(PASSWORD);
-    await handle.db.insert(users).values(
-      Array.from({ length: CUSTOMERS }, (_, i) => ({
+    const admin = await call<{ token: string }>('POST', '/api/users/login', null, ADMIN);
+    const all = await call<{ _id: string }[]>('GET', '/api/products', null);
+    for (const product of all) {
+      await call('PUT', `/api/products/update/${product._id}`, admin.token, { stockQuantity: SALE_STOCK });
+    }
+    for (let i = 0; i < CUSTOMERS; i += 1) {
+      await call('POST', '/api/users', null, {
         name: `Sale Customer ${i}`,
         email: `sale-${i}@pixelvault.local`,
-        passwordHash,
-      })),
-    );
+        password: PASSWORD,
+      });
+    }
   } finally {
-    await handle.close();
+    await stopChild(shop);
   }
 }
 
