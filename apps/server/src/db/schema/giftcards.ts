@@ -3,6 +3,9 @@ import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } fr
 import { orderRefunds, orders } from './orders.js';
 import { users } from './users.js';
 
+/** balance_cents is a 32-bit integer: no credit may take a card above this. */
+export const MAX_BALANCE_CENTS = 2_147_483_647;
+
 export const giftCards = pgTable(
   'gift_cards',
   {

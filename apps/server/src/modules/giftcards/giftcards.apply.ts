@@ -15,20 +15,14 @@ import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { orderExpired } from '../orders/orders.expiry.js';
 import { orderClosed } from '../orders/orders.lifecycle.js';
-import { moneyColumns, moneyOn } from '../orders/orders.repo.js';
+import { applicationsOn, moneyColumns, moneyOn, releaseApplication } from '../orders/orders.repo.js';
 import {
   type OrderEffects,
   type OrdersService,
   nothingDue,
   orderAlreadyPaid,
 } from '../orders/orders.service.js';
-import {
-  type CodeCaller,
-  type FindCardCounted,
-  MAX_BALANCE_CENTS,
-  giftCardNotFound,
-  lockCard,
-} from './giftcards.cards.js';
+import { type CodeCaller, type FindCardCounted, giftCardNotFound, lockCard } from './giftcards.cards.js';
 
 /**
  * A gift card on an order (the customer's side): apply it (the spec's `use` and its gift-card payment)
@@ -183,44 +177,17 @@ export function createGiftCardApplications({
     const card = await lockCard(tx, cardId);
     if (!card) throw giftCardNotFound();
 
-    const applications = await queryRows<{ application: number; cents: number; released: boolean }>(
-      tx,
-      sql`select d.application, -d.amount_cents as cents,
-            exists (select 1 from ${giftCardLedger} r
-              where r.gift_card_id = d.gift_card_id and r.order_id = d.order_id
-                and r.application = d.application and r.kind = 'order_refund' and r.refund_id is null)
-              as released
-          from ${giftCardLedger} d
-          where d.gift_card_id = ${card.id}::uuid and d.order_id = ${order.id}::uuid
-            and d.kind = 'order_debit'
-          order by d.application`,
-    );
+    const applications = await applicationsOn(tx, order.id, card.id);
     if (applications.length === 0) throw giftCardNotApplied();
 
-    const now = orders.now().toISOString();
+    const now = orders.now();
     let balanceCents = card.balanceCents;
     let releasedCents = 0;
     for (const held of applications.filter((a) => !a.released)) {
-      const cents = Number(held.cents);
-      // The same statement raises the balance and writes the release, from the balance it left.
-      const [release] = await queryRows<{ balance_after_cents: number }>(
-        tx,
-        sql`with credited as (
-              update ${giftCards} set balance_cents = balance_cents + ${cents}::integer,
-                updated_at = ${now}::timestamptz
-              where id = ${card.id}::uuid and balance_cents <= ${MAX_BALANCE_CENTS - cents}::integer
-              returning balance_cents)
-            insert into ${giftCardLedger}
-              (gift_card_id, order_id, kind, amount_cents, balance_after_cents, actor_user_id, application,
-               created_at)
-            select ${card.id}::uuid, ${order.id}::uuid, 'order_refund', ${cents}::integer, balance_cents,
-              ${user.id}::uuid, ${Number(held.application)}::integer, ${now}::timestamptz
-            from credited
-            returning balance_after_cents`,
-      );
-      if (!release) throw new AppError(409, 'The balance would be too high', 'BALANCE_TOO_HIGH');
-      balanceCents = Number(release.balance_after_cents);
-      releasedCents += cents;
+      const after = await releaseApplication(tx, order.id, held, user.id, now);
+      if (after === undefined) throw new AppError(409, 'The balance would be too high', 'BALANCE_TOO_HIGH');
+      balanceCents = after;
+      releasedCents += held.cents;
     }
     const { giftCents, capturedCents } = await moneyOn(tx, order.id);
     return {

@@ -6,8 +6,7 @@ import { notFound } from '../../lib/errors.js';
 
 /** Finding and locking a card: shared by the admin routes (giftcards.service) and the order ones (giftcards.apply). */
 
-/** balance_cents is a 32-bit integer. */
-export const MAX_BALANCE_CENTS = 2_147_483_647;
+export { MAX_BALANCE_CENTS } from '../../db/schema/index.js';
 
 export const giftCardNotFound = () => notFound('Gift card not found');
 

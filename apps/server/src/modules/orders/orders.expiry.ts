@@ -1,19 +1,11 @@
-import { and, asc, eq, isNull, lte, notExists, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Database, type Executor, queryRows } from '../../db/client.js';
-import {
-  type OrderRow,
-  giftCardLedger,
-  giftCards,
-  orderItems,
-  orders,
-  payments,
-  productVariants,
-} from '../../db/schema/index.js';
+import { type OrderRow, orderItems, orders, payments, productVariants } from '../../db/schema/index.js';
 import { periodic } from '../../lib/periodic.js';
 import { STOCK_LSN, type StockChange, parseLsn } from '../products/products.stock.js';
 import { orderExpired, recordEvent } from './orders.lifecycle.js';
+import { applicationsOn, releaseApplication } from './orders.repo.js';
 
 export { orderExpired };
 
@@ -97,52 +89,14 @@ export async function releaseLocked(
 
   // Only what is still held: an application removed at checkout (issue 30) was released already, and
   // its release row (same card, order and application) keeps it from being given back twice.
-  const released = alias(giftCardLedger, 'released');
-  const debits = await tx
-    .select({
-      giftCardId: giftCardLedger.giftCardId,
-      amountCents: giftCardLedger.amountCents,
-      application: giftCardLedger.application,
-    })
-    .from(giftCardLedger)
-    .where(
-      and(
-        eq(giftCardLedger.orderId, order.id),
-        eq(giftCardLedger.kind, 'order_debit'),
-        notExists(
-          tx
-            .select({ one: sql`1` })
-            .from(released)
-            .where(
-              and(
-                eq(released.giftCardId, giftCardLedger.giftCardId),
-                eq(released.orderId, giftCardLedger.orderId),
-                eq(released.application, giftCardLedger.application),
-                eq(released.kind, 'order_refund'),
-                isNull(released.refundId),
-              ),
-            ),
-        ),
-      ),
-    )
-    .orderBy(asc(giftCardLedger.giftCardId), asc(giftCardLedger.application));
-  for (const debit of debits) {
-    const refund = -debit.amountCents;
-    const [card] = await tx
-      .update(giftCards)
-      .set({ balanceCents: sql`${giftCards.balanceCents} + ${refund}`, updatedAt: now })
-      .where(eq(giftCards.id, debit.giftCardId))
-      .returning({ balanceCents: giftCards.balanceCents });
-    if (!card) continue;
-    await tx.insert(giftCardLedger).values({
-      giftCardId: debit.giftCardId,
-      orderId: order.id,
-      kind: 'order_refund',
-      amountCents: refund,
-      balanceAfterCents: card.balanceCents,
-      application: debit.application,
-      createdAt: now,
-    });
+  for (const held of await applicationsOn(tx, order.id)) {
+    if (held.released) continue;
+    // The card had this money before the order took it; only top-ups since could leave no room.
+    if ((await releaseApplication(tx, order.id, held, null, now)) === undefined) {
+      throw new Error(
+        `Gift card ${held.giftCardId} has no room for the ${held.cents} cents order ${order.id} held`,
+      );
+    }
   }
 
   await tx.update(orders).set({ status: to, restocked: true, updatedAt: now }).where(eq(orders.id, order.id));

@@ -6,7 +6,9 @@ import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import {
   type OrderItemRow,
   type OrderRow,
+  MAX_BALANCE_CENTS,
   giftCardLedger,
+  giftCards,
   orderEvents,
   orderItems,
   orders,
@@ -27,6 +29,77 @@ export async function lockOrder(tx: Executor, orderId: string): Promise<OrderRow
  * counts in `refunded_cents` instead.
  */
 export const payingLedgerRows = sql`${giftCardLedger.kind} in ('order_debit', 'order_refund') and ${giftCardLedger.refundId} is null`;
+
+/** One application of a gift card to an order (issue 30): what its debit took, and whether it went back. */
+export interface CardApplication {
+  giftCardId: string;
+  application: number;
+  cents: number;
+  /** A release (Remove at checkout, expiry, an unpaid cancel) gave it back already. */
+  released: boolean;
+}
+
+/** Every application of gift cards to an order (of `cardId` only, when given), by card and number. */
+export async function applicationsOn(
+  tx: Executor,
+  orderId: string,
+  cardId?: string,
+): Promise<CardApplication[]> {
+  const rows = await queryRows<{
+    gift_card_id: string;
+    application: number;
+    cents: number;
+    released: boolean;
+  }>(
+    tx,
+    sql`select d.gift_card_id, d.application, -d.amount_cents as cents,
+          exists (select 1 from ${giftCardLedger} r
+            where r.gift_card_id = d.gift_card_id and r.order_id = d.order_id
+              and r.application = d.application and r.kind = 'order_refund' and r.refund_id is null)
+            as released
+        from ${giftCardLedger} d
+        where d.order_id = ${orderId}::uuid and d.kind = 'order_debit'
+          ${cardId === undefined ? sql`` : sql`and d.gift_card_id = ${cardId}::uuid`}
+        order by d.gift_card_id, d.application`,
+  );
+  return rows.map((r) => ({
+    giftCardId: r.gift_card_id,
+    application: Number(r.application),
+    cents: Number(r.cents),
+    released: r.released === true,
+  }));
+}
+
+/**
+ * Gives one held application back to its card: the balance goes up by what it debited and the release
+ * row is written, by one statement, from the balance it left (its unique key makes it once-only).
+ * Answers that balance, or undefined when the card would go above MAX_BALANCE_CENTS (nothing written).
+ */
+export async function releaseApplication(
+  tx: Executor,
+  orderId: string,
+  held: CardApplication,
+  actorUserId: string | null,
+  now: Date,
+): Promise<number | undefined> {
+  const at = now.toISOString();
+  const [release] = await queryRows<{ balance_after_cents: number }>(
+    tx,
+    sql`with credited as (
+          update ${giftCards} set balance_cents = balance_cents + ${held.cents}::integer,
+            updated_at = ${at}::timestamptz
+          where id = ${held.giftCardId}::uuid and balance_cents <= ${MAX_BALANCE_CENTS - held.cents}::integer
+          returning balance_cents)
+        insert into ${giftCardLedger}
+          (gift_card_id, order_id, kind, amount_cents, balance_after_cents, actor_user_id, application,
+           created_at)
+        select ${held.giftCardId}::uuid, ${orderId}::uuid, 'order_refund', ${held.cents}::integer,
+          balance_cents, ${actorUserId}::uuid, ${held.application}::integer, ${at}::timestamptz
+        from credited
+        returning balance_after_cents`,
+  );
+  return release ? Number(release.balance_after_cents) : undefined;
+}
 
 /** The money on an order, in cents (>= 0), read in one statement. */
 export interface MoneyOnOrder {
