@@ -46,7 +46,11 @@ interface Balance {
  * The order being paid: checkout's (useCheckoutOrder: created when first needed) or an existing open
  * order paid from its own page. `drop` is given the server's answer when that said the order expired.
  */
-export type PayableOrder = Omit<CheckoutOrder, 'drop'> & { drop: (expiredError?: unknown) => void };
+export type PayableOrder = Omit<CheckoutOrder, 'drop' | 'orderReadAt'> & {
+  drop: (expiredError?: unknown) => void;
+  /** When the order shown was asked for; unknown, a gift card's removal answer counts from then on. */
+  orderReadAt?: number;
+};
 
 /**
  * Step 2 (spec sections 2 and 4): Gift Card or PayPal (default). A gift card is checked, then applied
@@ -90,6 +94,13 @@ export function PaymentStep({
   const [error, setError] = useState<string | null>(null);
   /** What the server said when a card was removed (issue 30), until the next gift-card step. */
   const [removedNote, setRemovedNote] = useState<string | null>(null);
+  /**
+   * What the order owes, as the remove answered it: a read of the order begun before then may answer
+   * after it with the amount from before, so this counts until a read begun later arrives.
+   */
+  const [dueAfterRemove, setDueAfterRemove] = useState<{ orderId: string; cents: Cents; at: number } | null>(
+    null,
+  );
   const payingOrderId = useRef<string | null>(null);
 
   const { order, orderId } = checkout;
@@ -105,8 +116,13 @@ export function PaymentStep({
       ? balance.cents
       : null;
   const balanceCents = refundDue ? null : shownBalanceCents;
-  // What is left to pay before this card: the server's figure once the order exists.
-  const dueCents = order ? toCents(order.amountDue) : cartTotalCents;
+  /** What is left to pay on the order before another card: the server's latest figure. */
+  function dueOn(target: Order): Cents {
+    const note = dueAfterRemove;
+    const readLater = checkout.orderReadAt != null && note != null && checkout.orderReadAt > note.at;
+    return note && note.orderId === target._id && !readLater ? note.cents : toCents(target.amountDue);
+  }
+  const dueCents = order ? dueOn(order) : cartTotalCents;
   const previewCents = balanceCents != null ? Math.min(balanceCents, dueCents) : null;
   const giftAppliedCents = appliedNow ? appliedNow.cents : method === 'gift' ? previewCents : null;
   const remainderCents = appliedNow
@@ -182,7 +198,7 @@ export function PaymentStep({
         }
         if (availableCents == null) throw new Error('Please check the gift card balance first.');
         if (availableCents <= 0) throw new Error('This gift card has no balance left.');
-        const cents = Math.min(availableCents, toCents(target.amountDue));
+        const cents = Math.min(availableCents, dueOn(target));
         if (cents <= 0) throw new Error('There is nothing left to pay with a gift card.');
         try {
           const result = await applyGiftCard({
@@ -228,7 +244,9 @@ export function PaymentStep({
         throw e;
       }
       // What the order owes now, at once: the order itself is read again (its tag), but applying
-      // another card before that arrives must not use the amount due from before the removal.
+      // another card before that arrives must not use the amount due from before the removal. The
+      // summary reads the cached order; a read begun before the removal may still overwrite it, so
+      // this step keeps the answer itself (dueOn) until a later read arrives.
       dispatch(
         ordersApi.util.updateQueryData('getOrder', target.orderId, (draft) => {
           draft.amountDue = result.amountDue;
@@ -237,6 +255,7 @@ export function PaymentStep({
           );
         }),
       );
+      setDueAfterRemove({ orderId: target.orderId, cents: toCents(result.amountDue), at: Date.now() });
       setApplied(null);
       setBalance({ code: target.code, cents: toCents(result.balance), orderId: null });
       setBalanceError(null);

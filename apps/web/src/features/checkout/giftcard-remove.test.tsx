@@ -45,15 +45,19 @@ function fakeShop({
   order = makeOrder(),
   cards = { GOOD: 25, OTHER: 10 } as Record<string, number>,
   removeAnswer,
+  lateOrderReads = false,
 }: {
   order?: Order;
   cards?: Record<string, number>;
   removeAnswer?: () => Promise<Response> | Response;
+  /** A read of the order answers what it was when asked, but only once the test lets it (`releaseReads`). */
+  lateOrderReads?: boolean;
 } = {}) {
   const sent: Sent[] = [];
   const balance = new Map(Object.entries(cards).map(([code, dollars]) => [code, Math.round(dollars * 100)]));
   const held = new Map<string, number>();
   let current = order;
+  const heldReads: (() => void)[] = [];
   const owed = () => current.totalPrice * 100 - [...held.values()].reduce((a, b) => a + b, 0);
   const update = () => {
     const dueCents = Math.round(owed());
@@ -72,7 +76,11 @@ function fakeShop({
     const key = `${request.method} ${url.pathname}`;
     if (key === 'GET /api/config') return jsonResponse({ clientId: '', mode: 'demo', currency: 'USD' });
     if (key === 'POST /api/orders') return jsonResponse(current, 201);
-    if (key === `GET /api/orders/${order._id}`) return jsonResponse(current);
+    if (key === `GET /api/orders/${order._id}`) {
+      const asked = current;
+      if (lateOrderReads) await new Promise<void>((resolve) => heldReads.push(resolve));
+      return jsonResponse(asked);
+    }
     const code = String(body?.code ?? '');
     if (key === 'POST /api/giftcards/check-balance') {
       const cents = balance.get(code);
@@ -118,6 +126,8 @@ function fakeShop({
   });
   return {
     calls: (method: string, path: string) => sent.filter((s) => s.method === method && s.path === path),
+    /** Lets the held reads of the order answer, in the order they were asked. */
+    releaseReads: () => heldReads.splice(0).forEach((release) => release()),
   };
 }
 
@@ -210,6 +220,36 @@ describe('checkout: Remove beside an applied gift card', () => {
     await waitFor(() =>
       expect(screen.getByTestId('location').textContent).toBe(`/order-confirmation/${order._id}`),
     );
+  });
+
+  it('keeps what the removal answered when a read of the order begun before it arrives after it', async () => {
+    const user = userEvent.setup();
+    const order = makeOrder();
+    const shop = fakeShop({ order, lateOrderReads: true });
+    renderCheckout();
+    await toPayment(user);
+    await applyCard(user, 'GOOD');
+    // Applying the card asked for the order again; that read is still under way.
+    const reads = () => shop.calls('GET', `/api/orders/${order._id}`).length;
+    await waitFor(() => expect(reads()).toBe(1));
+    await user.click(screen.getByRole('button', { name: 'Remove gift card' }));
+    await screen.findByText('Gift card removed: $25.00 went back to the card.');
+    expect(amount('Remainder')).toBe('$34.97');
+    // The read asked while the card was on ($34.97 due, $25.00 paid by it) lands after the removal.
+    shop.releaseReads();
+    await waitFor(() => expect(reads()).toBe(2));
+    expect(amount('Remainder')).toBe('$34.97');
+    expect(amount('Amount to apply')).toBe('$25.00');
+    // The read the removal asked for answers the order as it is now.
+    shop.releaseReads();
+    await applyCard(user, 'OTHER');
+    // The whole total was owed again: $10.00 of it from the second card.
+    expect(shop.calls('POST', '/api/giftcards/use').at(-1)?.body).toEqual({
+      code: 'OTHER',
+      amount: 10,
+      orderId: order._id,
+    });
+    expect(amount('Remainder')).toBe('$49.97');
   });
 
   it('applies the same card again after removing it', async () => {

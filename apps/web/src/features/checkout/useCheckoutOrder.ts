@@ -35,7 +35,11 @@ export function useCheckoutOrder(
   const signature = signatureOf(items, address);
   const [current, setCurrent] = useState<Current | null>(null);
   const orderId = current?.signature === signature ? current.id : null;
-  const { data: fetched } = useGetOrderQuery(orderId ?? skipToken);
+  const {
+    data: fetched,
+    startedTimeStamp: fetchedAt,
+    isFetching,
+  } = useGetOrderQuery(orderId ?? skipToken);
   const order = orderId ? (fetched?._id === orderId ? fetched : current?.created) : undefined;
 
   const currentRef = useRef<Current | null>(null);
@@ -91,7 +95,12 @@ export function useCheckoutOrder(
     setCurrent(null);
   }
 
-  return { orderId, order, ensureOrder, drop };
+  /**
+   * When the order shown was asked for (a read begun before a change may answer after it). While a
+   * read is under way the order shown is an older one's, of unknown age.
+   */
+  const orderReadAt = fetched?._id === orderId && !isFetching ? fetchedAt : undefined;
+  return { orderId, order, orderReadAt, ensureOrder, drop };
 }
 
 export type CheckoutOrder = ReturnType<typeof useCheckoutOrder>;
