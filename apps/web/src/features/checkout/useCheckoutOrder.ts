@@ -35,11 +35,7 @@ export function useCheckoutOrder(
   const signature = signatureOf(items, address);
   const [current, setCurrent] = useState<Current | null>(null);
   const orderId = current?.signature === signature ? current.id : null;
-  const {
-    data: fetched,
-    startedTimeStamp: fetchedAt,
-    isFetching,
-  } = useGetOrderQuery(orderId ?? skipToken);
+  const { data: fetched, startedTimeStamp: fetchedAt, isFetching } = useGetOrderQuery(orderId ?? skipToken);
   const order = orderId ? (fetched?._id === orderId ? fetched : current?.created) : undefined;
 
   const currentRef = useRef<Current | null>(null);
