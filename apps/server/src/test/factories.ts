@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, and, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { Category, Order } from '@pixel-vault/shared';
+import type { Category, Order, ProductOption } from '@pixel-vault/shared';
 import { type Database, type Executor, queryRows } from '../db/client.js';
 import {
   type GiftCardRow,
   type ProductRow,
+  type ProductVariantRow,
   type UserRow,
   giftCardLedger,
   giftCards,
-  productImages,
   defaultSku,
+  isDefaultVariant,
+  productImages,
   productReviews,
   productVariants,
   products,
@@ -82,6 +84,14 @@ export interface ProductOverrides {
     createdAt?: Date;
   }[];
   deletedAt?: Date | null;
+  /** Issue 31: the product's options, in order (`[]`, the default: sold in one form). */
+  options?: ProductOption[];
+  /**
+   * Its variants in position order (the first is the default): each one's option values, and its own
+   * SKU, price and stock (left out: the product's `priceCents` and `stock`, and a made-up SKU).
+   * Without, one variant with the product's price and stock.
+   */
+  variants?: { options: Record<string, string>; sku?: string; priceCents?: number; stock?: number }[];
 }
 
 let productCounter = 0;
@@ -92,6 +102,8 @@ export type TestProduct = ProductRow & {
   variantId: string;
   priceCents: number;
   stock: number;
+  /** Every variant as inserted, in position order (the first is the default, `variantId`). */
+  variants: ProductVariantRow[];
 };
 
 export async function insertProduct(db: Database, overrides: ProductOverrides = {}): Promise<TestProduct> {
@@ -102,23 +114,36 @@ export async function insertProduct(db: Database, overrides: ProductOverrides = 
       name: overrides.name ?? `Test Product ${productCounter}`,
       description: overrides.description ?? 'A product made by a test factory.',
       category: overrides.category ?? 'retro-games',
+      options: overrides.options ?? [],
       deletedAt: overrides.deletedAt ?? null,
     })
     .returning();
   if (!row) throw new Error('insertProduct: no row');
-  // Sold in one form (issue 31): its default variant holds the price and stock.
-  const [variant] = await db
+  // Sold in one form unless told otherwise (issue 31): the default variant holds the price and stock.
+  const wanted = overrides.variants ?? [{ options: {} }];
+  const variants = await db
     .insert(productVariants)
-    .values({
-      productId: row.id,
-      position: 0,
-      sku: defaultSku(row.id),
-      priceCents: overrides.priceCents ?? 1999,
-      stock: overrides.stock ?? 5,
-    })
+    .values(
+      wanted.map((v, position) => ({
+        productId: row.id,
+        position,
+        sku: v.sku ?? (position === 0 ? defaultSku(row.id) : `${defaultSku(row.id)}-${position}`),
+        options: v.options,
+        priceCents: v.priceCents ?? overrides.priceCents ?? 1999,
+        stock: v.stock ?? overrides.stock ?? 5,
+      })),
+    )
     .returning();
+  variants.sort((a, b) => a.position - b.position);
+  const variant = variants[0];
   if (!variant) throw new Error('insertProduct: no variant');
-  const product = { ...row, variantId: variant.id, priceCents: variant.priceCents, stock: variant.stock };
+  const product = {
+    ...row,
+    variantId: variant.id,
+    priceCents: variant.priceCents,
+    stock: variant.stock,
+    variants,
+  };
   const images = overrides.images ?? [`/uploads/products/test-${productCounter}-0-00000000.svg`];
   if (images.length > 0) {
     await db
@@ -162,7 +187,7 @@ export async function setStock(db: Executor, productId: string, stock: number): 
   await db
     .update(productVariants)
     .set({ stock })
-    .where(and(eq(productVariants.productId, productId), eq(productVariants.position, 0)));
+    .where(and(eq(productVariants.productId, productId), isDefaultVariant('product_variants')));
 }
 
 /** Sets a product's price in cents (its default variant's) straight in the database. */
@@ -170,7 +195,7 @@ export async function setPrice(db: Executor, productId: string, priceCents: numb
   await db
     .update(productVariants)
     .set({ priceCents })
-    .where(and(eq(productVariants.productId, productId), eq(productVariants.position, 0)));
+    .where(and(eq(productVariants.productId, productId), isDefaultVariant('product_variants')));
 }
 
 /** A product's stock (its default variant's) as the database holds it. */
@@ -178,7 +203,7 @@ export async function stockOf(db: Executor, productId: string): Promise<number> 
   const [row] = await db
     .select({ stock: productVariants.stock })
     .from(productVariants)
-    .where(and(eq(productVariants.productId, productId), eq(productVariants.position, 0)));
+    .where(and(eq(productVariants.productId, productId), isDefaultVariant('product_variants')));
   if (!row) throw new Error(`stockOf: no variant of ${productId}`);
   return row.stock;
 }
@@ -188,7 +213,7 @@ export async function priceOf(db: Executor, productId: string): Promise<number> 
   const [row] = await db
     .select({ priceCents: productVariants.priceCents })
     .from(productVariants)
-    .where(and(eq(productVariants.productId, productId), eq(productVariants.position, 0)));
+    .where(and(eq(productVariants.productId, productId), isDefaultVariant('product_variants')));
   if (!row) throw new Error(`priceOf: no variant of ${productId}`);
   return row.priceCents;
 }
@@ -207,7 +232,7 @@ export async function productRows(db: Executor, where?: SQL) {
     .from(products)
     .innerJoin(
       productVariants,
-      and(eq(productVariants.productId, products.id), eq(productVariants.position, 0)),
+      and(eq(productVariants.productId, products.id), isDefaultVariant('product_variants')),
     )
     .where(where)
     .orderBy(products.name, products.id);
@@ -256,7 +281,7 @@ export const TEST_ADDRESS = {
 export async function placeOrder(
   app: App,
   auth: { authorization: string },
-  lines: { product: string; itemQuantity: number }[],
+  lines: { product: string; variant?: string; itemQuantity: number }[],
 ): Promise<Order> {
   const res = await app.inject({
     method: 'POST',

@@ -7,7 +7,7 @@ let seq = 0;
 export function makeProduct(overrides: Partial<Product> = {}): Product {
   seq += 1;
   const id = `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`;
-  return {
+  const product: Omit<Product, 'options' | 'variants' | 'priceRange'> = {
     _id: id,
     productName: `Test Game ${seq}`,
     productDescription: 'A fine game.',
@@ -21,6 +21,23 @@ export function makeProduct(overrides: Partial<Product> = {}): Product {
     createdAt: '2024-01-05T10:00:00.000Z',
     updatedAt: '2024-01-05T10:00:00.000Z',
     ...overrides,
+  };
+  // Sold in one form unless the test says otherwise (issue 31): the default variant is the product's.
+  const variants = overrides.variants ?? [
+    {
+      _id: `00000000-0000-4000-a000-${String(seq).padStart(12, '0')}`,
+      sku: `PV-TEST-${seq}`,
+      options: {},
+      price: product.productPrice,
+      stockQuantity: product.stockQuantity,
+    },
+  ];
+  const prices = variants.map((v) => v.price);
+  return {
+    ...product,
+    options: overrides.options ?? [],
+    variants,
+    priceRange: overrides.priceRange ?? { min: Math.min(...prices), max: Math.max(...prices) },
   };
 }
 

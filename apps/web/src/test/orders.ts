@@ -15,6 +15,8 @@ export function makeOrderItem(overrides: Partial<OrderItem> = {}): OrderItem {
     itemPrice: 19.99,
     displayImage: `/uploads/ordered-${seq}.webp`,
     product: uuid(seq + 5000),
+    variant: uuid(seq + 7000),
+    variantTitle: '',
     ...overrides,
   };
 }

@@ -44,7 +44,20 @@ export const AdminStats = z.object({
   topProducts: z.array(
     z.object({ _id: Id, productName: z.string(), units: z.number(), revenue: z.number() }),
   ),
-  lowStock: z.array(z.object({ _id: Id, productName: z.string(), stockQuantity: z.number() })),
+  /**
+   * One row per live variant at or below the threshold (issue 31): `_id` is its product's; `variant`,
+   * `variantTitle` (empty without options) and `sku` say which of the product's variants it is.
+   */
+  lowStock: z.array(
+    z.object({
+      _id: Id,
+      productName: z.string(),
+      stockQuantity: z.number(),
+      variant: Id,
+      variantTitle: z.string(),
+      sku: z.string(),
+    }),
+  ),
   openOrders: z.object({ unpaid: z.number(), toDeliver: z.number() }),
 });
 export type AdminStats = z.infer<typeof AdminStats>;

@@ -33,6 +33,11 @@ export const MAX_LINE_QUANTITY = 99;
  */
 export const OrderItemInput = z.object({
   product: Id,
+  /**
+   * Not in the spec (issue 31): which of the product's variants (`variants[]._id`); left out, its
+   * default variant, the one whose price and stock the product shows.
+   */
+  variant: Id.optional(),
   itemQuantity: z
     .number({ message: 'Quantity must be a number' })
     .int({ message: 'Quantity must be a whole number' })
@@ -65,6 +70,12 @@ export const OrderItem = z.object({
   itemPrice: z.number(),
   displayImage: z.string(),
   product: z.string(),
+  /**
+   * Issue 31: the variant bought (null once it was deleted) and its option values as they were then
+   * (`Complete in box / PAL`; empty for a product without options).
+   */
+  variant: z.string().nullable(),
+  variantTitle: z.string(),
 });
 export type OrderItem = z.infer<typeof OrderItem>;
 

@@ -20,7 +20,39 @@ export const ProductListQuery = z.object({
 });
 export type ProductListQuery = z.infer<typeof ProductListQuery>;
 
-/** Product as the API answers it (spec section 3), prices in dollars. */
+/** One of a product's options and its values in order (issue 31): `Condition: Loose, Complete in box`. */
+export const ProductOption = z.object({ name: z.string(), values: z.array(z.string()) });
+export type ProductOption = z.infer<typeof ProductOption>;
+
+/**
+ * What is sold (issue 31): one combination of the product's option values (`{ Condition: "Loose" }`;
+ * `{}` for a product without options), with its own SKU, price (dollars) and stock.
+ */
+export const ProductVariant = z.object({
+  _id: z.string(),
+  sku: z.string(),
+  options: z.record(z.string(), z.string()),
+  price: z.number(),
+  stockQuantity: z.number().int(),
+});
+export type ProductVariant = z.infer<typeof ProductVariant>;
+
+/**
+ * A variant's option values in the order of the product's options, joined: `Complete in box / PAL`;
+ * empty for a product without options. What order lines keep as `variantTitle`.
+ */
+export function variantTitle(options: readonly ProductOption[], values: Readonly<Record<string, string>>) {
+  return options
+    .map((option) => values[option.name])
+    .filter((value): value is string => typeof value === 'string' && value !== '')
+    .join(' / ');
+}
+
+/**
+ * Product as the API answers it (spec section 3), prices in dollars. `productPrice` and
+ * `stockQuantity` are its default variant's (the first of `variants`, issue 31): a client written to
+ * the spec sees, and buys, that one.
+ */
 export const Product = z.object({
   _id: z.string(),
   productName: z.string(),
@@ -38,6 +70,10 @@ export const Product = z.object({
   reviews: z.array(Review),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Issue 31: the product's options (`[]` without), its live variants by position, their price range. */
+  options: z.array(ProductOption),
+  variants: z.array(ProductVariant),
+  priceRange: z.object({ min: z.number(), max: z.number() }),
 });
 export type Product = z.infer<typeof Product>;
 

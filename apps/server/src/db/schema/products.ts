@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   boolean,
   check,
@@ -162,6 +162,15 @@ export const productReviews = pgTable(
     check('product_reviews_comment_length', sql`char_length(${t.comment}) between 1 and 4000`),
   ],
 );
+
+/**
+ * `<alias>` is a product's default variant (issue 31): live, at position 0. The one spelling of it in
+ * SQL, beside the partial unique index that makes it one row per product.
+ */
+export function isDefaultVariant(alias: string): SQL {
+  const v = sql.identifier(alias);
+  return sql`${v}.position = 0 and ${v}.archived_at is null`;
+}
 
 export type ProductReviewRow = typeof productReviews.$inferSelect;
 export type ProductRow = typeof products.$inferSelect;

@@ -17,7 +17,13 @@ import {
 } from '@pixel-vault/shared';
 import type { z } from 'zod';
 import { type Database, type Transaction, queryRows } from '../../db/client.js';
-import { defaultSku, productImages, productVariants, products } from '../../db/schema/index.js';
+import {
+  defaultSku,
+  isDefaultVariant,
+  productImages,
+  productVariants,
+  products,
+} from '../../db/schema/index.js';
 import { renderBoxArt } from '../../db/seed/box-art.js';
 import { boxArtKey } from '../../db/seed/index.js';
 import type { AuthUser } from '../../lib/access.js';
@@ -486,7 +492,7 @@ export function createProductsImportService({
       // Price and stock: the default variant's (issue 31), locked with its product when about to be written.
       sql`select p.id, p.name, p.description, p.category, v.price_cents, v.stock
           from ${products} p
-          join ${productVariants} v on v.product_id = p.id and v.position = 0 and v.archived_at is null
+          join ${productVariants} v on v.product_id = p.id and ${isDefaultVariant('v')}
           where p.deleted_at is null and p.id in (select value::uuid from ${jsonSet(ids)} as ids(value))
           order by p.id
           ${lock ? sql`for update of p, v` : sql``}`,
@@ -586,7 +592,7 @@ export function createProductsImportService({
             stock = coalesce(v.stock, pv.stock),
             updated_at = ${now.toISOString()}::timestamptz
           from (values ${sql.join(values, sql`, `)}) as v(id, name, description, category, price_cents, stock)
-          where pv.product_id = v.id and pv.position = 0 and pv.archived_at is null
+          where pv.product_id = v.id and ${isDefaultVariant('pv')}
             and (v.price_cents is not null or v.stock is not null)`);
       }
     }

@@ -7,10 +7,19 @@ import {
   ORDER_CSV_COLUMNS,
   type OrdersExportQuery,
   PRODUCT_CSV_COLUMNS,
+  type ProductOption,
   toDollars,
+  variantTitle,
 } from '@pixel-vault/shared';
 import { type Database, queryRows } from '../../db/client.js';
-import { orderItems, orders, productImages, productVariants, products } from '../../db/schema/index.js';
+import {
+  isDefaultVariant,
+  orderItems,
+  orders,
+  productImages,
+  productVariants,
+  products,
+} from '../../db/schema/index.js';
 
 /** Rows per query of an export: 100,000 orders are read 1,000 at a time, never all at once. */
 export const EXPORT_BATCH = 1000;
@@ -146,10 +155,20 @@ export function createAdminService({
             left join ${products} p on p.id = t.id
             order by t.revenue desc, t.units desc, t.id`,
       ),
-      queryRows<{ id: string; name: string; stock: number }>(
+      queryRows<{
+        id: string;
+        name: string;
+        product_options: ProductOption[];
+        variant_id: string;
+        options: Record<string, string>;
+        sku: string;
+        stock: number;
+      }>(
         db,
         // Per live variant (issue 31): each is its own item on the shelf.
-        sql`select p.id, p.name, v.stock from ${productVariants} v
+        sql`select p.id, p.name, p.options as product_options,
+              v.id as variant_id, v.options, v.sku, v.stock
+            from ${productVariants} v
             join ${products} p on p.id = v.product_id
             where p.deleted_at is null and v.archived_at is null and v.stock <= ${lowStockThreshold}
             order by v.stock, p.name, p.id, v.position`,
@@ -188,7 +207,14 @@ export function createAdminService({
         units: Number(row.units),
         revenue: toDollars(Number(row.revenue)),
       })),
-      lowStock: low.map((row) => ({ _id: row.id, productName: row.name, stockQuantity: Number(row.stock) })),
+      lowStock: low.map((row) => ({
+        _id: row.id,
+        productName: row.name,
+        stockQuantity: Number(row.stock),
+        variant: row.variant_id,
+        variantTitle: variantTitle(row.product_options, row.options),
+        sku: row.sku,
+      })),
       openOrders: { unpaid: Number(open[0]?.unpaid ?? 0), toDeliver: Number(open[0]?.to_deliver ?? 0) },
     };
   }
@@ -295,7 +321,7 @@ export function createAdminService({
               (select string_agg(i.url, ' ' order by i.position) from ${productImages} i
                 where i.product_id = p.id) as images
             from ${products} p
-            join ${productVariants} v on v.product_id = p.id and v.position = 0 and v.archived_at is null
+            join ${productVariants} v on v.product_id = p.id and ${isDefaultVariant('v')}
             where p.deleted_at is null ${after ? sql`and p.id > ${after}::uuid` : sql``}
             order by p.id
             limit ${EXPORT_BATCH}`,

@@ -67,7 +67,7 @@ export async function returnStock(tx: Executor, orderId: string, moved?: StockCh
       .returning({ stock: productVariants.stock, lsn: STOCK_LSN });
     if (row) {
       const soldOutChanged = row.stock - line.quantity <= 0;
-      moved?.push({ id: line.productId, stock: row.stock, lsn: parseLsn(row.lsn), soldOutChanged });
+      moved?.push({ id: line.variantId, stock: row.stock, lsn: parseLsn(row.lsn), soldOutChanged });
     }
   }
 }

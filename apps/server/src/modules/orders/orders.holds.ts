@@ -20,14 +20,19 @@ export interface Holds {
   valueCents: number;
   /** When the first of them is released (null when none is open). */
   firstReleaseAt: Date | null;
-  /** Product id -> units this call gave back (expired or replaced orders), for the low-stock check. */
+  /**
+   * Variant id -> units this call gave back (expired or replaced orders): the stock the new order may
+   * count on beside what was read, and the low-stock check's starting point.
+   */
   released: Map<string, number>;
 }
 
 export interface AdmitHoldInput {
   userId: string;
-  /** The new order's lines: product id -> quantity. */
+  /** The new order's lines: variant id -> quantity (issue 31: stock is the variants'). */
   cart: ReadonlyMap<string, number>;
+  /** The products of those lines: their rows are locked before anything is released. */
+  products: readonly string[];
   /**
    * The earlier order of the same checkout this one replaces (its cart or address changed). Only an
    * open unpaid order of this customer is released; any other id is ignored, telling nothing about it.
@@ -51,7 +56,7 @@ const PAYMENT_UNDER_WAY = ['created', 'captured'] as const;
  */
 export async function admitHold(
   tx: Transaction,
-  { userId, cart, replacesOrderId, now, limits, moved }: AdmitHoldInput,
+  { userId, cart, products: cartProducts, replacesOrderId, now, limits, moved }: AdmitHoldInput,
 ): Promise<Holds> {
   // Lock order user -> orders -> products, as payments and the sweeper keep it: no deadlock.
   const unpaid = await tx
@@ -79,7 +84,7 @@ export async function admitHold(
   if (release.length > 0) {
     // Stock goes back to some products and the new order takes from others: take every product
     // lock now, in id order, so no other placement can hold one of them while waiting for ours.
-    const touched = new Set(cart.keys());
+    const touched = new Set(cartProducts);
     for (const order of release) for (const l of lines.get(order.id) ?? []) touched.add(l.productId);
     await tx
       .select({ id: products.id })
@@ -95,7 +100,7 @@ export async function admitHold(
   const givenBack = new Map<string, number>();
   for (const id of released) {
     for (const l of lines.get(id) ?? [])
-      givenBack.set(l.productId, (givenBack.get(l.productId) ?? 0) + l.quantity);
+      givenBack.set(l.variantId, (givenBack.get(l.variantId) ?? 0) + l.quantity);
   }
   const kept = open.filter((o) => !released.has(o.id));
   const holds: Holds = {
@@ -137,16 +142,17 @@ export function checkHoldValue(holds: Holds, totalCents: number, limits: HoldLim
 
 interface HeldLine {
   productId: string;
+  variantId: string;
   quantity: number;
 }
 
 async function linesOf(tx: Transaction, orderIds: string[]): Promise<Map<string, HeldLine[]>> {
   const byOrder = new Map<string, HeldLine[]>();
   for (const row of await itemsFor(tx, orderIds)) {
-    // A line of a product deleted since: it holds no stock any more, and no cart can name it.
-    if (!row.productId) continue;
+    // A line of a product or variant deleted since: it holds no stock any more, and no cart can name it.
+    if (!row.productId || !row.variantId) continue;
     const list = byOrder.get(row.orderId) ?? [];
-    list.push({ productId: row.productId, quantity: row.quantity });
+    list.push({ productId: row.productId, variantId: row.variantId, quantity: row.quantity });
     byOrder.set(row.orderId, list);
   }
   return byOrder;
@@ -154,10 +160,10 @@ async function linesOf(tx: Transaction, orderIds: string[]): Promise<Map<string,
 
 const unitsOf = (lines: readonly HeldLine[]) => lines.reduce((sum, l) => sum + l.quantity, 0);
 
-/** Product -> quantity equal, whatever the order of the lines. */
+/** Variant -> quantity equal, whatever the order of the lines. */
 function sameLines(lines: readonly HeldLine[], cart: ReadonlyMap<string, number>): boolean {
   const held = new Map<string, number>();
-  for (const l of lines) held.set(l.productId, (held.get(l.productId) ?? 0) + l.quantity);
+  for (const l of lines) held.set(l.variantId, (held.get(l.variantId) ?? 0) + l.quantity);
   if (held.size !== cart.size) return false;
   for (const [id, quantity] of cart) if (held.get(id) !== quantity) return false;
   return true;

@@ -1,28 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { type CreateOrderBody, type Order, priceOrder } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
-import { type Database, type Transaction, queryRows } from '../../db/client.js';
-import {
-  type OrderItemRow,
-  orderEvents,
-  orderItems,
-  orders,
-  productVariants,
-  products,
-  users,
-} from '../../db/schema/index.js';
+import type { Database } from '../../db/client.js';
+import { type OrderItemRow, orderEvents, orderItems, orders, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
-import { AppError, isDeadlock, notFound } from '../../lib/errors.js';
-import { byCodePoint } from '../../lib/sorting.js';
+import { AppError, isDeadlock } from '../../lib/errors.js';
 import type { PublicUrlOf } from '../../lib/urls.js';
 import { type LowStockCrossing, lowStockMail } from '../admin/low-stock.mail.js';
 import { enqueueMail } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
-import { STOCK_LSN, type StockChange, parseLsn } from '../products/products.stock.js';
+import type { StockChange } from '../products/products.stock.js';
 import { admitHold, checkHoldValue } from './orders.holds.js';
 import { eventInsert } from './orders.lifecycle.js';
+import { PriceMoved, type WantedLine, outOfStock, priceLines, reserve, wantedLines } from './orders.lines.js';
 import { sortItems, timelineEntry, toOrderDto } from './orders.repo.js';
 
 /**
@@ -44,32 +36,12 @@ export interface OrderPlacementOptions {
 
 /**
  * How often a placement is tried: priced again when an admin changes a price in the middle of it, or
- * run again when PostgreSQL aborted it as a deadlock's victim. Reservations lock products in id order,
- * but a placement that first gives back the customer's replaced or overdue order locks that order's
- * products before its own, so two placements can still wait on each other; the whole transaction was
+ * run again when PostgreSQL aborted it as a deadlock's victim. Reservations lock variants in (product,
+ * variant) order, but a placement that first gives back the customer's replaced or overdue order locks
+ * that order's products before its own, so two placements can still wait on each other; the whole transaction was
  * rolled back, so running it again is safe.
  */
 const PLACE_ATTEMPTS = 3;
-
-/** A line's price or name changed between reading it and reserving it: price the order again. */
-class PriceMoved extends Error {}
-
-function outOfStock(name: string, stock: number): AppError {
-  return stock <= 0
-    ? new AppError(409, `${name} is sold out`, 'OUT_OF_STOCK')
-    : new AppError(409, `Only ${stock} left of ${name}`, 'OUT_OF_STOCK');
-}
-
-interface ReservedLine {
-  productId: string;
-  /** The variant the line buys (issue 31): the product's default one, for a line naming the product only. */
-  variantId: string;
-  variantTitle: string;
-  quantity: number;
-  name: string;
-  priceCents: number;
-  image: string;
-}
 
 export function createOrderPlacement({
   db,
@@ -81,106 +53,12 @@ export function createOrderPlacement({
   publicUrl,
   lowStock,
 }: OrderPlacementOptions): (user: AuthUser, body: CreateOrderBody) => Promise<Order> {
-  /**
-   * What the order's lines cost, read without locking anything: the price and name the order records.
-   * Unknown, deleted or short products are refused here with the message the shopper sees.
-   */
-  async function priceLines(tx: Transaction, quantities: Map<string, number>): Promise<ReservedLine[]> {
-    const ids = [...quantities.keys()];
-    const rows = await queryRows<{
-      id: string;
-      name: string;
-      variant_id: string;
-      price_cents: number;
-      stock: number;
-      image: string | null;
-    }>(
-      tx,
-      sql`select p.id, p.name, v.id as variant_id, v.price_cents, v.stock,
-            (select url from product_images i where i.product_id = p.id order by i.position limit 1) as image
-          from ${products} p
-          join ${productVariants} v on v.product_id = p.id and v.position = 0 and v.archived_at is null
-          where p.id in (${sql.join(
-            ids.map((id) => sql`${id}`),
-            sql`, `,
-          )}) and p.deleted_at is null`,
-    );
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => {
-      const row = byId.get(id);
-      if (!row) throw notFound('Product not found');
-      const quantity = quantities.get(id) ?? 0;
-      if (row.stock < quantity) throw outOfStock(row.name, row.stock);
-      return {
-        productId: id,
-        variantId: row.variant_id,
-        variantTitle: '',
-        quantity,
-        name: row.name,
-        priceCents: Number(row.price_cents),
-        image: row.image ?? '',
-      };
-    });
-  }
-
-  /**
-   * The conditional update is the reservation: it cannot take what is not there (no overselling).
-   * It takes the product's row lock, held until commit: every other order for that product waits for
-   * it, so it runs last in the transaction, just before the commit (issue 13: a popular product's
-   * orders are serialized for the time between this statement and the commit, not the whole
-   * placement). It also proves the line's price still holds: a price changed since priceLines read it
-   * is a conflict the placement retries.
-   *
-   * Answers the product when this placement took its stock from above the low-stock threshold to at
-   * or below it (issue 15), read from the stock the update returns: no extra round trip. Under the row
-   * lock the stock before the placement is exactly `stock + quantity - givenBack` (`givenBack`: what
-   * the placement released of the customer's replaced or overdue orders), so of two orders that pass
-   * the threshold one after the other only the first crosses it, and a checkout placed again does not.
-   */
-  async function reserve(
-    tx: Transaction,
-    line: ReservedLine,
-    givenBack: number,
-    moved: StockChange[],
-  ): Promise<LowStockCrossing | undefined> {
-    // The variant's row is the one locked; its product is only read (not locked: UPDATE ... FROM).
-    const [row] = await queryRows<{ price_cents: number; name: string; stock: number; lsn: string }>(
-      tx,
-      sql`update ${productVariants} v set stock = v.stock - ${line.quantity}
-          from ${products} p
-          where v.id = ${line.variantId} and p.id = v.product_id and p.deleted_at is null
-            and v.archived_at is null and v.stock >= ${line.quantity}
-          returning v.price_cents, p.name, v.stock, ${STOCK_LSN} as lsn`,
-    );
-    if (row) {
-      if (Number(row.price_cents) !== line.priceCents || row.name !== line.name) throw new PriceMoved();
-      const stock = Number(row.stock);
-      moved.push({ id: line.productId, stock, lsn: parseLsn(row.lsn), soldOutChanged: stock === 0 });
-      return lowStock && stock <= lowStock.threshold && stock + line.quantity - givenBack > lowStock.threshold
-        ? { productId: line.productId, name: row.name, stock }
-        : undefined;
-    }
-    const [product] = await tx
-      .select({ name: products.name, stock: productVariants.stock, deletedAt: products.deletedAt })
-      .from(productVariants)
-      .innerJoin(products, eq(products.id, productVariants.productId))
-      .where(and(eq(productVariants.id, line.variantId), isNull(productVariants.archivedAt)));
-    if (!product || product.deletedAt) throw notFound('Product not found');
-    throw outOfStock(product.name, product.stock);
-  }
-
   async function place(user: AuthUser, body: CreateOrderBody): Promise<Order> {
-    const quantities = new Map<string, number>();
-    for (const line of body.orderItems) {
-      const id = line.product.toLowerCase();
-      quantities.set(id, (quantities.get(id) ?? 0) + line.itemQuantity);
-    }
-    // Product-id order: two orders touching the same products lock them in the same order (no deadlock).
-    const sorted = new Map([...quantities.entries()].sort(([a], [b]) => byCodePoint(a, b)));
+    const wanted = wantedLines(body);
     // An admin's price change between the read and the reservation: the order is priced again.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await placeOnce(user, body, sorted);
+        return await placeOnce(user, body, wanted);
       } catch (error) {
         if (isDeadlock(error) && attempt < PLACE_ATTEMPTS) continue;
         if (!(error instanceof PriceMoved)) throw error;
@@ -195,11 +73,7 @@ export function createOrderPlacement({
     }
   }
 
-  async function placeOnce(
-    user: AuthUser,
-    body: CreateOrderBody,
-    quantities: Map<string, number>,
-  ): Promise<Order> {
+  async function placeOnce(user: AuthUser, body: CreateOrderBody, wanted: WantedLine[]): Promise<Order> {
     const now = clock();
     let lowStockMails = 0;
     // The stock this placement gives back (replaced or overdue orders) and takes, in that order.
@@ -213,16 +87,22 @@ export function createOrderPlacement({
         .where(eq(users.id, user.id))
         .for('no key update');
       if (!customer) throw notAuthorized();
+      // Which variant each line buys, at what price (read without locks; reserve() checks it again).
+      const lines = await priceLines(tx, wanted);
       const holds = await admitHold(tx, {
         userId: user.id,
-        cart: quantities,
+        cart: new Map(lines.map((l) => [l.variantId, l.quantity])),
+        products: lines.map((l) => l.productId),
         replacesOrderId: body.replacesOrderId,
         now,
         limits: holdLimits,
         moved,
       });
-
-      const lines = await priceLines(tx, quantities);
+      // The stock as read, plus what releasing the customer's replaced or overdue orders gave back.
+      for (const line of lines) {
+        const stock = line.stock + (holds.released.get(line.variantId) ?? 0);
+        if (stock < line.quantity) throw outOfStock(line, stock);
+      }
       const totals = priceOrder(lines.map((l) => ({ priceCents: l.priceCents, qty: l.quantity })));
       checkHoldValue(holds, totals.totalCents, holdLimits, now);
 
@@ -281,13 +161,14 @@ export function createOrderPlacement({
       // Last: the stock rows' locks are held from here to the commit only.
       const crossed: LowStockCrossing[] = [];
       for (const line of lines) {
-        const crossing = await reserve(tx, line, holds.released.get(line.productId) ?? 0, moved);
+        const givenBack = holds.released.get(line.variantId) ?? 0;
+        const crossing = await reserve(tx, line, givenBack, moved, lowStock?.threshold);
         if (crossing) crossed.push(crossing);
       }
       // The owner hears when the stock is taken, which is when an order is placed (the paid order
       // keeps it). An order that expires gives it back; selling it down again is a new crossing.
-      for (const product of crossed) {
-        if (lowStock) await enqueueMail(tx, lowStockMail(lowStock.to, product, lowStock.threshold));
+      for (const variant of crossed) {
+        if (lowStock) await enqueueMail(tx, lowStockMail(lowStock.to, variant, lowStock.threshold));
       }
       lowStockMails = crossed.length;
       return dto;

@@ -165,12 +165,20 @@ export async function itemsFor(tx: Executor, orderIds: string[]): Promise<OrderI
     .select()
     .from(orderItems)
     .where(inArray(orderItems.orderId, orderIds))
-    .orderBy(asc(orderItems.orderId), sql`${orderItems.name} collate "C"`, asc(orderItems.id));
+    .orderBy(
+      asc(orderItems.orderId),
+      sql`${orderItems.name} collate "C"`,
+      sql`${orderItems.variantTitle} collate "C"`,
+      asc(orderItems.id),
+    );
 }
 
 /** One order's lines in itemsFor's order, for lines the caller has just written. */
 export function sortItems(items: OrderItemRow[]): OrderItemRow[] {
-  return [...items].sort((a, b) => byCodePoint(a.name, b.name) || byCodePoint(a.id, b.id));
+  return [...items].sort(
+    (a, b) =>
+      byCodePoint(a.name, b.name) || byCodePoint(a.variantTitle, b.variantTitle) || byCodePoint(a.id, b.id),
+  );
 }
 
 /** The one place an order row becomes the API's Order (dollars, `_id`, the spec's field names). */
@@ -197,6 +205,8 @@ export function toOrderDto(
       itemPrice: toDollars(item.unitPriceCents),
       displayImage: publicUrl(item.image),
       product: item.productId ?? '',
+      variant: item.variantId,
+      variantTitle: item.variantTitle,
     })),
     shippingAddress: {
       address: row.shipAddress,

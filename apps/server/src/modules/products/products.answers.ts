@@ -16,7 +16,10 @@ export interface StockedAnswer {
    */
   readonly content: string;
   current(): CachedAnswer;
-  /** The products in it, in order, with the stock `current()` answers for each. */
+  /**
+   * The stock figures in it, in order, by the variant they are of (a product's own figure is its
+   * default variant's, issue 31), with the figure `current()` answers for each.
+   */
   stock(): { ids: readonly string[]; stocks: readonly number[] };
 }
 
@@ -38,9 +41,14 @@ function assemble(parts: readonly string[], stocks: readonly number[]): string {
   return text;
 }
 
+/** What holds a stock figure: a product (whose figure is its default variant's), or a variant. */
+interface Stocked {
+  _id?: unknown;
+  variants?: { _id?: unknown }[];
+}
+
 /**
- * Serializes `value` (a Product, a list of them, or a page of them) with the stock of every product
- * cut out. `builtAt` is the stock book's seq when the rows were read: a change the book took after it
+ * Serializes `value` (a Product, a list of them, or a page of them) with every stock figure cut out. `builtAt` is the stock book's seq when the rows were read: a change the book took after it
  * may be newer than the rows. `previous` is the answer this one replaces: when the bytes come out the
  * same, its ETag and compressed forms are kept.
  */
@@ -52,9 +60,12 @@ export function stockedAnswer(
 ): StockedAnswer {
   const ids: string[] = [];
   const read: number[] = [];
-  const text = JSON.stringify(value, function (this: { _id?: unknown }, key, field: unknown) {
-    if (key === 'stockQuantity' && typeof field === 'number' && typeof this._id === 'string') {
-      ids.push(this._id);
+  const text = JSON.stringify(value, function (this: Stocked, key, field: unknown) {
+    if (key === 'stockQuantity' && typeof field === 'number') {
+      // Stock is the variants' (issue 31): a product's own figure is its default variant's.
+      const id = typeof this.variants?.[0]?._id === 'string' ? this.variants[0]._id : this._id;
+      if (typeof id !== 'string') return field;
+      ids.push(id);
       read.push(field);
       return HOLE_TEXT;
     }

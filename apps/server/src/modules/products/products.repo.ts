@@ -1,14 +1,16 @@
-import { type SQL, and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, sql } from 'drizzle-orm';
 import {
   type Category,
   PRODUCT_PAGE_REVIEWS,
   type Product,
+  type ProductOption,
   reviewerName,
   toDollars,
 } from '@pixel-vault/shared';
 import type { Executor } from '../../db/client.js';
 import {
   type ProductRow,
+  isDefaultVariant,
   productImages,
   productReviews,
   productVariants,
@@ -25,13 +27,7 @@ export async function defaultVariantOf(tx: Executor, productId: string) {
   const [variant] = await tx
     .select()
     .from(productVariants)
-    .where(
-      and(
-        eq(productVariants.productId, productId),
-        eq(productVariants.position, 0),
-        isNull(productVariants.archivedAt),
-      ),
-    );
+    .where(and(eq(productVariants.productId, productId), isDefaultVariant('product_variants')));
   if (!variant) throw new Error(`Product ${productId} has no default variant`);
   return variant;
 }
@@ -78,10 +74,13 @@ const outerId = sql`${products}.${sql.identifier(products.id.name)}`;
 
 const isoUtc = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** A column of the product's default variant (issue 31), read by its index on (product, position). */
-function defaultVariantColumn(column: 'price_cents' | 'stock') {
-  return sql<number>`(select v.${sql.identifier(column)} from ${productVariants} v
-      where v.product_id = ${outerId} and v.position = 0 and v.archived_at is null)`.mapWith(Number);
+/** A live variant as the product queries read it (issue 31). */
+interface VariantJson {
+  id: string;
+  sku: string;
+  options: Record<string, string>;
+  priceCents: number;
+  stock: number;
 }
 
 /** True when no live variant of the product has stock: listed after the others (issue 30). */
@@ -98,8 +97,12 @@ export const productColumns = {
   name: products.name,
   description: products.description,
   category: products.category,
-  priceCents: defaultVariantColumn('price_cents'),
-  stock: defaultVariantColumn('stock'),
+  options: products.options,
+  // The live variants by position, read by the index on (product, position): the first is the default.
+  variants: sql<VariantJson[]>`(select json_agg(json_build_object(
+        'id', v.id, 'sku', v.sku, 'options', v.options, 'priceCents', v.price_cents, 'stock', v.stock
+      ) order by v.position)
+      from ${productVariants} v where v.product_id = ${outerId} and v.archived_at is null)`,
   ratingTenths: products.ratingTenths,
   reviewCount: products.reviewCount,
   createdAt: products.createdAt,
@@ -133,8 +136,8 @@ export type ProductQueryRow = {
   name: string;
   description: string;
   category: string;
-  priceCents: number;
-  stock: number;
+  options: ProductOption[];
+  variants: VariantJson[];
   ratingTenths: number;
   reviewCount: number;
   createdAt: Date;
@@ -146,14 +149,24 @@ export type ProductQueryRow = {
 
 /** The one place a product row becomes the spec's Product (prices in dollars, `_id`, rating 0..5). */
 export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = relativeUrls): Product {
+  const variants = row.variants;
+  const first = variants[0];
+  if (!first) throw new Error(`Product ${row.id} has no live variant`);
+  let min = first.priceCents;
+  let max = first.priceCents;
+  for (const v of variants) {
+    if (v.priceCents < min) min = v.priceCents;
+    if (v.priceCents > max) max = v.priceCents;
+  }
   return {
     _id: row.id,
     productName: row.name,
     productDescription: row.description,
-    productPrice: toDollars(row.priceCents),
+    // The spec's price and stock: the default variant's (issue 31).
+    productPrice: toDollars(first.priceCents),
     productCategory: row.category as Category,
     productImage: row.images.map(publicUrl),
-    stockQuantity: row.stock,
+    stockQuantity: first.stock,
     productRating: row.ratingTenths / 10,
     reviewCount: row.reviewCount,
     reviews: (row.reviews ?? []).map((r) => ({
@@ -169,5 +182,14 @@ export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = rela
     })),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    options: row.options,
+    variants: variants.map((v) => ({
+      _id: v.id,
+      sku: v.sku,
+      options: v.options,
+      price: toDollars(v.priceCents),
+      stockQuantity: v.stock,
+    })),
+    priceRange: { min: toDollars(min), max: toDollars(max) },
   };
 }

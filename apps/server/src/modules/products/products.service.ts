@@ -14,6 +14,7 @@ import {
 import type { Database } from '../../db/client.js';
 import {
   defaultSku,
+  isDefaultVariant,
   productImages,
   productReviews,
   productVariants,
@@ -316,13 +317,7 @@ export function createProductsService({
             await tx
               .update(productVariants)
               .set({ ...variantSet, updatedAt: new Date() })
-              .where(
-                and(
-                  eq(productVariants.productId, id),
-                  eq(productVariants.position, 0),
-                  isNull(productVariants.archivedAt),
-                ),
-              );
+              .where(and(eq(productVariants.productId, id), isDefaultVariant('product_variants')));
           }
           await recordAudit(tx, {
             actor: admin.id,

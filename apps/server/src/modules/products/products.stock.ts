@@ -1,26 +1,29 @@
 import { sql } from 'drizzle-orm';
 
 /**
- * A product's stock as a committed write left it: the statement that wrote it answers the new stock
+ * A variant's stock as a committed write left it: the statement that wrote it answers the new stock
  * and `lsn`, the database's write-ahead log position right after its update (see STOCK_LSN).
  */
 export interface StockChange {
+  /** The variant's id (issue 31: stock is the variants'). */
   id: string;
   stock: number;
   lsn: bigint;
   /**
-   * The write sold the product out, or brought it back from 0 (known from the update itself: the
-   * stock before it is the stock after it plus or minus the quantity). Sold-out products are listed
-   * after the others (issue 30), so the catalogue's lists are read again, on every instance.
+   * The write sold the variant out, or brought it back from 0 (known from the update itself: the
+   * stock before it is the stock after it plus or minus the quantity). Sold-out products (every live
+   * variant at 0) are listed after the others (issue 30), so the catalogue's lists are read again, on
+   * every instance: whether the product's other variants have stock is not known here, so this may
+   * read them again when it did not have to, never the other way.
    */
   soldOutChanged?: boolean;
 }
 
 /**
- * Selected beside the stock in an `UPDATE products ... RETURNING`: orders the writes of one product.
- * A second write of the same row waits for the first one's commit (its row lock), so it is logged
- * after that commit, and its position is greater: of two changes to a product, the one with the
- * greater position is the newer, however late either reaches an instance. PGlite has it too.
+ * Selected beside the stock in an `UPDATE product_variants ... RETURNING`: orders the writes of one
+ * variant. A second write of the same row waits for the first one's commit (its row lock), so it is
+ * logged after that commit, and its position is greater: of two changes to a variant, the one with
+ * the greater position is the newer, however late either reaches an instance. PGlite has it too.
  */
 export const STOCK_LSN = sql<string>`pg_current_wal_insert_lsn()::text`;
 

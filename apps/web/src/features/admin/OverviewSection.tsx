@@ -107,9 +107,15 @@ export function OverviewSection() {
               ) : (
                 <ul className="flex flex-col gap-2">
                   {stats.lowStock.map((product) => (
-                    <li key={product._id} className="flex flex-wrap justify-between gap-x-3">
+                    <li key={product.variant} className="flex flex-wrap justify-between gap-x-3">
                       <Link className={`${LINK} break-words`} to={editProductHref(product._id)}>
                         {product.productName}
+                        {product.variantTitle && (
+                          <>
+                            {' '}
+                            <span className="text-zinc-400">({product.variantTitle})</span>
+                          </>
+                        )}
                       </Link>
                       <span className={product.stockQuantity === 0 ? 'text-red-400' : 'text-amber-300'}>
                         {product.stockQuantity === 0 ? 'Sold out' : `${product.stockQuantity} left`}

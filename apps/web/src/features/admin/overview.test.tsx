@@ -15,6 +15,9 @@ afterEach(() => {
 
 const ZELDA = '00000000-0000-4000-8000-000000000101';
 const TETRIS = '00000000-0000-4000-8000-000000000102';
+const ZELDA_ONLY = '00000000-0000-4000-a000-000000000101';
+const TETRIS_LOOSE = '00000000-0000-4000-a000-000000000102';
+const TETRIS_BOXED = '00000000-0000-4000-a000-000000000103';
 
 /** Seven days ending 2026-11-23: sales on the 20th and the 22nd. */
 function busyWeek(): AdminStats {
@@ -26,8 +29,30 @@ function busyWeek(): AdminStats {
     totals: { orders: 3, revenue: 1279.75, averageOrder: 426.58 },
     topProducts: [{ _id: ZELDA, productName: 'Zelda II', units: 3, revenue: 1200 }],
     lowStock: [
-      { _id: TETRIS, productName: 'Tetris', stockQuantity: 0 },
-      { _id: ZELDA, productName: 'Zelda II', stockQuantity: 2 },
+      {
+        _id: TETRIS,
+        productName: 'Tetris',
+        stockQuantity: 0,
+        variant: TETRIS_LOOSE,
+        variantTitle: 'Loose',
+        sku: 'TET-L',
+      },
+      {
+        _id: TETRIS,
+        productName: 'Tetris',
+        stockQuantity: 1,
+        variant: TETRIS_BOXED,
+        variantTitle: 'Boxed',
+        sku: 'TET-B',
+      },
+      {
+        _id: ZELDA,
+        productName: 'Zelda II',
+        stockQuantity: 2,
+        variant: ZELDA_ONLY,
+        variantTitle: '',
+        sku: 'ZEL',
+      },
     ],
     openOrders: { unpaid: 4, toDeliver: 2 },
   });
@@ -138,7 +163,7 @@ describe('Overview', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: Something went wrong');
   });
 
-  it("links every best seller and low-stock product to its edit form, and shows what's open", async () => {
+  it("links every best seller and low-stock variant to its product's edit form, and shows what's open", async () => {
     serveStats(() => busyWeek());
     renderWithProviders(<OverviewSection />, { preloadedState: adminState });
     const best = await screen.findByRole('region', { name: 'Best sellers' });
@@ -150,11 +175,18 @@ describe('Overview', () => {
 
     const low = screen.getByRole('region', { name: 'Low stock' });
     const items = within(low).getAllByRole('listitem');
-    expect(items.map((item) => item.textContent)).toEqual(['TetrisSold out', 'Zelda II2 left']);
-    expect(within(low).getByRole('link', { name: 'Tetris' })).toHaveAttribute(
-      'href',
-      `/admin/dashboard?section=update-product&product=${TETRIS}`,
-    );
+    // One row per variant (issue 31): two tiers of one game are two rows, each with its title.
+    expect(items.map((item) => item.textContent)).toEqual([
+      'Tetris (Loose)Sold out',
+      'Tetris (Boxed)1 left',
+      'Zelda II2 left',
+    ]);
+    for (const name of ['Tetris (Loose)', 'Tetris (Boxed)']) {
+      expect(within(low).getByRole('link', { name })).toHaveAttribute(
+        'href',
+        `/admin/dashboard?section=update-product&product=${TETRIS}`,
+      );
+    }
 
     const open = screen.getByRole('region', { name: 'Open orders' });
     expect(within(open).getByText('Awaiting payment').nextElementSibling).toHaveTextContent('4');
