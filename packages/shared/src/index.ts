@@ -12,6 +12,7 @@ export * from './random.js';
 export * from './schemas/orders.js';
 export * from './schemas/giftcards.js';
 export * from './schemas/admin.js';
+export * from './schemas/product-variants.js';
 export * from './ssr.js';
 export * from './html.js';
 export * from './schemas/admin-stats.js';

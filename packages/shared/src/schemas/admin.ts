@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { Category } from './products.js';
 import { Dollars, optionalPagingQuery, pagingQuery } from './common.js';
+import { count, money, text } from './fields.js';
+import { type ProductVariantInput, VariantFields, variantsProblem } from './product-variants.js';
 import { Email, Name, NewPassword } from './users.js';
 import { OrderStatus } from './orders.js';
 
@@ -8,51 +10,6 @@ import { OrderStatus } from './orders.js';
  * Admin contract (issue 4). Product fields arrive as multipart form fields (strings), so numbers are
  * coerced; every rule of spec section 5 is checked here and on the server.
  */
-/**
- * A required number from a multipart text field or JSON, then checked by `rule`. An empty field is
- * missing, never 0 (which `z.coerce.number('')` would make it).
- */
-const number = (label: string, rule: z.ZodType<number, number>) =>
-  z
-    .unknown()
-    .transform((value, ctx) => {
-      const raw = typeof value === 'string' ? value.trim() : value;
-      if (raw === undefined || raw === null || raw === '') {
-        ctx.addIssue({ code: 'custom', message: `${label} is required` });
-        return z.NEVER;
-      }
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : Number.NaN;
-      if (!Number.isFinite(n)) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
-        return z.NEVER;
-      }
-      return n;
-    })
-    .pipe(rule);
-
-const money = (label: string) =>
-  number(
-    label,
-    Dollars.refine((v) => v >= 0, { message: `${label} must be 0 or more` }).refine((v) => v <= 1_000_000, {
-      message: `${label} is at most 1000000`,
-    }),
-  );
-const count = (label: string) =>
-  number(
-    label,
-    z
-      .number()
-      .int({ message: `${label} must be a whole number` })
-      .min(0, { message: `${label} must be 0 or more` })
-      .max(1_000_000, { message: `${label} is at most 1000000` }),
-  );
-const text = (label: string, max: number) =>
-  z
-    .string({ message: `${label} is required` })
-    .trim()
-    .min(1, { message: `${label} is required` })
-    .max(max, { message: `${label} is at most ${max} characters` });
-
 export const MAX_UPLOAD_IMAGES = 4;
 
 /** POST /api/products/add-new (multipart fields; 1-4 `images` files beside them). */
@@ -72,17 +29,83 @@ export const CreateProductFields = z.object({
 export type CreateProductFields = z.infer<typeof CreateProductFields>;
 
 /** PUT /api/products/update/:id (multipart or JSON): any subset; also used with stockQuantity alone. */
+const UpdateProductShape = {
+  productName: text('Name', 200),
+  productCategory: Category,
+  productDescription: text('Description', 5000),
+  productPrice: money('Price'),
+  stockQuantity: count('Stock'),
+};
 export const UpdateProductFields = z
-  .object({
-    productName: text('Name', 200),
-    productCategory: Category,
-    productDescription: text('Description', 5000),
-    productPrice: money('Price'),
-    stockQuantity: count('Stock'),
-  })
+  .object(UpdateProductShape)
   .partial()
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update' });
 export type UpdateProductFields = z.infer<typeof UpdateProductFields>;
+
+/**
+ * The spec's price and stock sent beside `variants` (issue 31) are the first variant's: they must say
+ * the same, or the request contradicts itself.
+ */
+function spokenForProblem(v: {
+  productPrice?: number | undefined;
+  stockQuantity?: number | undefined;
+  variants?: ProductVariantInput[] | undefined;
+}): string | null {
+  const first = v.variants?.[0];
+  if (!first) return null;
+  if (v.productPrice !== undefined && Math.round(v.productPrice * 100) !== Math.round(first.price * 100)) {
+    return 'Price is the first variant’s: leave it out or send the same';
+  }
+  if (v.stockQuantity !== undefined && v.stockQuantity !== first.stockQuantity) {
+    return 'Stock is the first variant’s: leave it out or send the same';
+  }
+  return null;
+}
+
+/**
+ * POST /api/products/add-new as the route reads it: the spec's fields (CreateProductFields), and
+ * optionally `options` and `variants` (issue 31). With variants, price and stock are theirs and may be
+ * left out; without, a product without options is made, with one variant of the price and stock.
+ */
+export const CreateProductBody = z
+  .object({
+    ...CreateProductFields.shape,
+    productPrice: money('Price').optional(),
+    stockQuantity: count('Stock').optional(),
+    ...VariantFields,
+  })
+  .superRefine((v, ctx) => {
+    const problem = (message: string | null) => {
+      if (message) ctx.addIssue({ code: 'custom', message });
+    };
+    if (!v.variants) {
+      if (v.options?.length) return problem('Send the variants with the options');
+      if (v.productPrice === undefined) return problem('Price is required');
+      if (v.stockQuantity === undefined) return problem('Stock is required');
+      return;
+    }
+    if (v.variants.some((variant) => variant._id !== undefined)) {
+      return problem('A new product’s variants have no _id yet');
+    }
+    problem(variantsProblem(v.options ?? [], v.variants) ?? spokenForProblem(v));
+  });
+export type CreateProductBody = z.infer<typeof CreateProductBody>;
+
+/**
+ * PUT /api/products/update/:id as the route reads it: any of the spec's fields, `options` and
+ * `variants` (issue 31). What can be checked without the product is checked here; the server checks
+ * options against the variants the product keeps when only one of the two is sent.
+ */
+export const UpdateProductBody = z
+  .object({ ...UpdateProductShape, ...VariantFields })
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update' })
+  .superRefine((v, ctx) => {
+    const message =
+      (v.options && v.variants ? variantsProblem(v.options, v.variants) : null) ?? spokenForProblem(v);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+export type UpdateProductBody = z.infer<typeof UpdateProductBody>;
 
 export const ADMIN_ORDERS_DEFAULT_LIMIT = 20;
 export const ADMIN_USERS_DEFAULT_LIMIT = 9;

@@ -86,7 +86,9 @@ export const productVariants = pgTable(
   (t) => [
     check('product_variants_price_non_negative', sql`${t.priceCents} >= 0`),
     check('product_variants_stock_non_negative', sql`${t.stock} >= 0`),
-    check('product_variants_position_range', sql`${t.position} between 0 and 99`),
+    // 0..99 for at most 100 live variants; 100..199 is where a write parks the variants it reorders
+    // (products.variants.ts), as the live positions are unique at every statement, not at commit.
+    check('product_variants_position_range', sql`${t.position} between 0 and 199`),
     check('product_variants_sku_length', sql`char_length(${t.sku}) between 1 and 64`),
     // SKUs are unique across the shop, archived ones included (an order's line may still name one).
     uniqueIndex('product_variants_sku_lower_unique').on(sql`lower(${t.sku})`),

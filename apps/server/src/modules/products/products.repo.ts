@@ -1,4 +1,4 @@
-import { type SQL, and, asc, eq, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   type Category,
   PRODUCT_PAGE_REVIEWS,
@@ -10,7 +10,6 @@ import {
 import type { Executor } from '../../db/client.js';
 import {
   type ProductRow,
-  isDefaultVariant,
   productImages,
   productReviews,
   productVariants,
@@ -22,24 +21,23 @@ import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 // The catalogue's queries and the one mapping of a product row to the spec's Product (split from
 // products.service.ts, issue 28).
 
-/** A product's default variant (issue 31): the live one at position 0, whose price and stock the spec shows. */
-export async function defaultVariantOf(tx: Executor, productId: string) {
-  const [variant] = await tx
-    .select()
-    .from(productVariants)
-    .where(and(eq(productVariants.productId, productId), isDefaultVariant('product_variants')));
-  if (!variant) throw new Error(`Product ${productId} has no default variant`);
-  return variant;
-}
-
-/** What the audit log keeps of a product (its price and stock: its default variant's). */
+/**
+ * What the audit log keeps of a product: the spec's fields (price and stock: its default variant's),
+ * and its options and live variants (issue 31).
+ */
 export async function auditView(tx: Executor, row: ProductRow) {
   const images = await tx
     .select({ url: productImages.url })
     .from(productImages)
     .where(eq(productImages.productId, row.id))
     .orderBy(asc(productImages.position));
-  const variant = await defaultVariantOf(tx, row.id);
+  const variants = await tx
+    .select()
+    .from(productVariants)
+    .where(and(eq(productVariants.productId, row.id), isNull(productVariants.archivedAt)))
+    .orderBy(asc(productVariants.position));
+  const variant = variants[0];
+  if (!variant) throw new Error(`Product ${row.id} has no live variant`);
   return {
     productName: row.name,
     productCategory: row.category,
@@ -49,6 +47,14 @@ export async function auditView(tx: Executor, row: ProductRow) {
     productRating: row.ratingTenths / 10,
     reviewCount: row.reviewCount,
     productImage: images.map((i) => i.url),
+    options: row.options,
+    variants: variants.map((v) => ({
+      _id: v.id,
+      sku: v.sku,
+      options: v.options,
+      price: toDollars(v.priceCents),
+      stockQuantity: v.stock,
+    })),
   };
 }
 

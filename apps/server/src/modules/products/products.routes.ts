@@ -1,12 +1,12 @@
 import fastifyMultipart from '@fastify/multipart';
 import {
-  CreateProductFields,
+  CreateProductBody,
   IdParams,
   MAX_UPLOAD_IMAGES,
   MessageResponse,
   Product,
   ProductListQuery,
-  UpdateProductFields,
+  UpdateProductBody,
 } from '@pixel-vault/shared';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -80,7 +80,8 @@ export async function productsRoutes(app: App, { products, uploadMaxMb }: Produc
       async (request, reply) => {
         requireMultipart(request);
         const { fields, files } = await readMultipart(request, limits);
-        const input = parseFields(CreateProductFields, fields);
+        // The spec's fields, and `options` and `variants` as JSON text fields (issue 31).
+        const input = parseFields(CreateProductBody, fields);
         if (files.length === 0) throw new AppError(400, 'At least one image is required', 'IMAGE_REQUIRED');
         return reply.code(201).send(await products.create(requireUser(request), input, files));
       },
@@ -101,7 +102,7 @@ export async function productsRoutes(app: App, { products, uploadMaxMb }: Produc
           });
           data = fields;
         }
-        const input = parseFields(UpdateProductFields, data);
+        const input = parseFields(UpdateProductBody, data);
         return products.update(requireUser(request), request.params.id, input);
       },
     );

@@ -1,31 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { type SQL, and, asc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import {
-  type CreateProductFields,
   PRODUCTS_DEFAULT_LIMIT,
   type Product,
   type ProductList,
   type ProductListQuery,
   type ProductListResponse,
-  type UpdateProductFields,
   requestedPage,
-  toCents,
 } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
-import {
-  defaultSku,
-  isDefaultVariant,
-  productImages,
-  productReviews,
-  productVariants,
-  products,
-} from '../../db/schema/index.js';
-import { type AuthUser, adminOnly } from '../../lib/access.js';
+import { products } from '../../db/schema/index.js';
 import type { MaybeAnswer } from '../../lib/cached-answer.js';
 import { notFound } from '../../lib/errors.js';
 import type { Storage } from '../../lib/storage.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
-import { recordAudit } from '../audit/audit.repo.js';
 import type { StockedAnswer } from './products.answers.js';
 import {
   type CatalogueChange,
@@ -33,11 +20,9 @@ import {
   UUID_CHARS,
   createCatalogueCache,
 } from './products.cache.js';
-import { processImages, storeImages } from './products.images.js';
 import {
   type ProductQueryRow,
   SOLD_OUT,
-  auditView,
   escapeLike,
   productColumns,
   productPageColumns,
@@ -45,11 +30,12 @@ import {
 } from './products.repo.js';
 import { catalogueUrl } from './products.lookup.js';
 import type { StockChange } from './products.stock.js';
+import { type ProductWrites, createProductWrites } from './products.writes.js';
 
 export type { CatalogueChange };
 export { escapeLike, toProductDto } from './products.repo.js';
 
-export interface ProductsService {
+export interface ProductsService extends ProductWrites {
   /**
    * `GET /api/products` answer from the cache, serialized with its ETag: the hot path sends it as is.
    * A cached answer comes back as it is, not in a promise: a hit costs no microtask (issue 10).
@@ -85,16 +71,6 @@ export interface ProductsService {
    * instances' messages): what is kept under a key holding it (a page) is not found after one.
    */
   version(): number;
-  /** Checks every image by content, resizes and stores them, then writes the product (+ audit row). */
-  create(admin: AuthUser, fields: CreateProductFields, images: Buffer[]): Promise<Product>;
-  /**
-   * Field-wise partial update by an admin (+ audit row); 404 for unknown or removed products. A
-   * customer may only send `stockQuantity` (the spec's checkout does, section 4): nothing is written,
-   * the stock having been taken when the order was placed, and the product is answered as it is.
-   */
-  update(caller: AuthUser, id: string, fields: UpdateProductFields): Promise<Product>;
-  /** Soft delete: gone from lists and detail; past orders keep their snapshot (+ audit row). */
-  remove(admin: AuthUser, id: string): Promise<void>;
 }
 
 export interface ProductsServiceOptions {
@@ -114,8 +90,6 @@ export interface ProductsServiceOptions {
   /** Tells the other instances of a change (products.sync.ts, issue 13). */
   tell?: (message: CatalogueMessage) => void;
 }
-
-const productNotFound = () => notFound('Product not found');
 
 /** The key listAnswer's template below gives the unfiltered, unpaged list. */
 const WHOLE_LIST_KEY = 'list\u0000\u0000all\u0000';
@@ -230,138 +204,6 @@ export function createProductsService({
     stockSeq: cache.stockSeq,
     version: cache.version,
 
-    async create(admin, fields, files) {
-      if (!storage) throw new Error('products: create() needs a storage');
-      // Every file is checked before anything is stored.
-      const processed = await processImages(files);
-      const id = randomUUID();
-      const { urls, keys } = await storeImages(storage, id, processed);
-      try {
-        await db.transaction(async (tx) => {
-          const [row] = await tx
-            .insert(products)
-            .values({
-              id,
-              name: fields.productName,
-              description: fields.productDescription,
-              category: fields.productCategory,
-              // productRating and reviewCount, if sent (spec section 5), are ignored: a new product has
-              // no reviews, so it starts at 0 / 0 (issue 14, docs/reviews.md).
-              ratingTenths: 0,
-              reviewCount: 0,
-            })
-            .returning();
-          if (!row) throw new Error('Product insert returned no row');
-          // Sold in one form until an admin gives it options (issue 31): its default variant.
-          await tx.insert(productVariants).values({
-            productId: id,
-            position: 0,
-            sku: defaultSku(id),
-            priceCents: toCents(fields.productPrice),
-            stock: fields.stockQuantity,
-          });
-          await tx
-            .insert(productImages)
-            .values(urls.map((url, position) => ({ productId: id, position, url })));
-          await recordAudit(tx, {
-            actor: admin.id,
-            action: 'product.create',
-            targetType: 'product',
-            targetId: id,
-            before: null,
-            after: await auditView(tx, row),
-          });
-        });
-      } catch (error) {
-        // No product row points at the files: do not leave them behind.
-        await Promise.all(keys.map((key) => storage.remove(key).catch(() => {})));
-        throw error;
-      } finally {
-        invalidate();
-      }
-      return get(id);
-    },
-
-    async update(caller, id, fields) {
-      if (!caller.isAdmin) {
-        const onlyStock = Object.entries(fields).every(([k, v]) => k === 'stockQuantity' || v === undefined);
-        if (!onlyStock || fields.stockQuantity === undefined) throw adminOnly();
-        return get(id);
-      }
-      const admin = caller;
-      const set: Partial<typeof products.$inferInsert> = {};
-      if (fields.productName !== undefined) set.name = fields.productName;
-      if (fields.productCategory !== undefined) set.category = fields.productCategory;
-      if (fields.productDescription !== undefined) set.description = fields.productDescription;
-      // The spec's price and stock are the default variant's (issue 31).
-      const variantSet: Partial<typeof productVariants.$inferInsert> = {};
-      if (fields.productPrice !== undefined) variantSet.priceCents = toCents(fields.productPrice);
-      if (fields.stockQuantity !== undefined) variantSet.stock = fields.stockQuantity;
-      try {
-        await db.transaction(async (tx) => {
-          const [before] = await tx
-            .select()
-            .from(products)
-            .where(and(eq(products.id, id), isNull(products.deletedAt)))
-            .for('update');
-          if (!before) throw productNotFound();
-          const beforeView = await auditView(tx, before);
-          // Only the fields sent are written (Vendure #3398: no read-modify-write of the whole row).
-          const [after] = await tx
-            .update(products)
-            .set({ ...set, updatedAt: new Date() })
-            .where(and(eq(products.id, id), isNull(products.deletedAt)))
-            .returning();
-          if (!after) throw productNotFound();
-          if (Object.keys(variantSet).length > 0) {
-            await tx
-              .update(productVariants)
-              .set({ ...variantSet, updatedAt: new Date() })
-              .where(and(eq(productVariants.productId, id), isDefaultVariant('product_variants')));
-          }
-          await recordAudit(tx, {
-            actor: admin.id,
-            action: 'product.update',
-            targetType: 'product',
-            targetId: id,
-            before: beforeView,
-            after: await auditView(tx, after),
-          });
-        });
-      } finally {
-        invalidate();
-      }
-      return get(id);
-    },
-
-    async remove(admin, id) {
-      try {
-        await db.transaction(async (tx) => {
-          const now = new Date();
-          const [row] = await tx
-            .select()
-            .from(products)
-            .where(and(eq(products.id, id), isNull(products.deletedAt)))
-            .for('update');
-          if (!row) throw productNotFound();
-          // Its reviews go with it (issue 14), and so do the numbers they made, in the same transaction.
-          await tx.delete(productReviews).where(eq(productReviews.productId, id));
-          await tx
-            .update(products)
-            .set({ deletedAt: now, updatedAt: now, ratingTenths: 0, reviewCount: 0 })
-            .where(eq(products.id, id));
-          await recordAudit(tx, {
-            actor: admin.id,
-            action: 'product.delete',
-            targetType: 'product',
-            targetId: id,
-            before: await auditView(tx, row),
-            after: { deletedAt: now },
-          });
-        });
-      } finally {
-        invalidate();
-      }
-    },
+    ...createProductWrites({ db, storage, invalidate, get }),
   };
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "product_variants" DROP CONSTRAINT "product_variants_position_range";--> statement-breakpoint
+ALTER TABLE "product_variants" ADD CONSTRAINT "product_variants_position_range" CHECK ("product_variants"."position" between 0 and 199);
