@@ -48,6 +48,11 @@ export function variantTitle(options: readonly ProductOption[], values: Readonly
     .join(' / ');
 }
 
+/** A line's name as people read it (mails, messages, CSV): the product's, with its variant's title. */
+export function nameWithVariant(name: string, title: string): string {
+  return title ? `${name} (${title})` : name;
+}
+
 /**
  * Product as the API answers it (spec section 3), prices in dollars. `productPrice` and
  * `stockQuantity` are its default variant's (the first of `variants`, issue 31): a client written to

@@ -6,7 +6,12 @@
  * Reviews (issue 14) are written by the seeded customers below, each of whom gets a paid, delivered
  * order of what they review: every review is a verified buyer's, and each product's rating and review
  * count are computed from its reviews, never written here.
+ *
+ * Some are sold in tiers (issue 31, `TIERS` at the end): retro games Loose, Complete in box or New,
+ * some in two regions, priced as retro shops price them, with tiers of stock 0 and 1 among them;
+ * consoles as Console only or Boxed; one board game in two editions. The rest are sold in one form.
  */
+import type { ProductOption } from '@pixel-vault/shared';
 
 /** The seeded customers, by key. Their password is random and never shown: nobody logs in as them. */
 export const SEED_CUSTOMERS = {
@@ -38,14 +43,25 @@ export interface SeedReview {
   comment: string;
 }
 
+export interface SeedVariant {
+  sku: string;
+  options: Record<string, string>;
+  priceCents: number;
+  stock: number;
+}
+
 export interface SeedProduct {
   name: string;
   category: 'retro-games' | 'board-games' | 'puzzles' | 'consoles';
   description: string;
+  /** The default variant's (the first of `variants`, when there are several). */
   priceCents: number;
   stock: number;
   imageCount: 1 | 2 | 3 | 4;
   reviews: SeedReview[];
+  /** Issue 31: the tiers it is sold in. Without, one variant of `priceCents` and `stock`. */
+  options?: ProductOption[];
+  variants?: SeedVariant[];
 }
 
 const RETRO_GAMES: SeedProduct[] = [
@@ -1001,4 +1017,96 @@ const CONSOLES: SeedProduct[] = [
   },
 ];
 
-export const SEED_PRODUCTS: SeedProduct[] = [...RETRO_GAMES, ...BOARD_GAMES, ...PUZZLES, ...CONSOLES];
+const CONDITION = (...values: string[]): ProductOption => ({ name: 'Condition', values });
+const REGION: ProductOption = { name: 'Region', values: ['NTSC-U', 'PAL'] };
+const PACKAGE: ProductOption = { name: 'Package', values: ['Console only', 'Boxed'] };
+const tier = (sku: string, options: Record<string, string>, priceCents: number, stock: number) => ({
+  sku,
+  options,
+  priceCents,
+  stock,
+});
+
+/** The tiers of the products sold in several forms, by name; the first is the product's default. */
+const TIERS: Record<string, Pick<SeedProduct, 'options' | 'variants'>> = {
+  'Neon Drift 64': {
+    options: [CONDITION('Loose', 'Complete in box', 'New'), REGION],
+    variants: [
+      tier('ND64-L-U', { Condition: 'Loose', Region: 'NTSC-U' }, 3499, 14),
+      tier('ND64-L-P', { Condition: 'Loose', Region: 'PAL' }, 2999, 3),
+      tier('ND64-CIB-U', { Condition: 'Complete in box', Region: 'NTSC-U' }, 8999, 2),
+      tier('ND64-CIB-P', { Condition: 'Complete in box', Region: 'PAL' }, 7999, 1),
+      tier('ND64-NEW-U', { Condition: 'New', Region: 'NTSC-U' }, 24999, 0),
+    ],
+  },
+  'Castle of Crimson Keys': {
+    options: [CONDITION('Loose', 'Complete in box', 'New')],
+    variants: [
+      tier('CCK-L', { Condition: 'Loose' }, 8999, 3),
+      tier('CCK-CIB', { Condition: 'Complete in box' }, 19999, 1),
+      tier('CCK-NEW', { Condition: 'New' }, 44999, 0),
+    ],
+  },
+  'Pixel Pirates Deluxe': {
+    options: [CONDITION('Loose', 'Complete in box', 'New')],
+    variants: [
+      tier('PPD-L', { Condition: 'Loose' }, 2449, 22),
+      tier('PPD-CIB', { Condition: 'Complete in box' }, 5999, 4),
+      tier('PPD-NEW', { Condition: 'New' }, 12999, 1),
+    ],
+  },
+  'Dungeon Depths II: The Amber Crypt': {
+    options: [CONDITION('Loose', 'Complete in box'), REGION],
+    variants: [
+      tier('DD2-L-U', { Condition: 'Loose', Region: 'NTSC-U' }, 12999, 1),
+      tier('DD2-L-P', { Condition: 'Loose', Region: 'PAL' }, 10999, 1),
+      tier('DD2-CIB-U', { Condition: 'Complete in box', Region: 'NTSC-U' }, 27999, 0),
+    ],
+  },
+  'Thunder Fist Arena': {
+    options: [CONDITION('Complete in box', 'New')],
+    variants: [
+      tier('TFA-CIB', { Condition: 'Complete in box' }, 2749, 18),
+      tier('TFA-NEW', { Condition: 'New' }, 6999, 1),
+    ],
+  },
+  'Vaultling Mini Console': {
+    options: [PACKAGE],
+    variants: [
+      tier('VMC-CO', { Package: 'Console only' }, 4999, 25),
+      tier('VMC-BOX', { Package: 'Boxed' }, 6499, 5),
+    ],
+  },
+  'Aurora 16 Home Console': {
+    options: [PACKAGE],
+    variants: [
+      tier('A16-CO', { Package: 'Console only' }, 14999, 11),
+      tier('A16-BOX', { Package: 'Boxed' }, 21999, 1),
+    ],
+  },
+  'Comet Handheld Color': {
+    options: [{ name: 'Colour', values: ['Teal', 'Grape', 'Clear Black'] }, PACKAGE],
+    variants: [
+      tier('CHC-TEAL-CO', { Colour: 'Teal', Package: 'Console only' }, 8999, 13),
+      tier('CHC-GRAPE-CO', { Colour: 'Grape', Package: 'Console only' }, 8999, 4),
+      tier('CHC-TEAL-BOX', { Colour: 'Teal', Package: 'Boxed' }, 12999, 2),
+      tier('CHC-BLACK-BOX', { Colour: 'Clear Black', Package: 'Boxed' }, 13999, 0),
+    ],
+  },
+  'Railbarons of the Iron Valley': {
+    options: [{ name: 'Edition', values: ['Standard', "Collector's"] }],
+    variants: [
+      tier('RIV-STD', { Edition: 'Standard' }, 7999, 5),
+      tier('RIV-COL', { Edition: "Collector's" }, 11999, 1),
+    ],
+  },
+};
+
+export const SEED_PRODUCTS: SeedProduct[] = [...RETRO_GAMES, ...BOARD_GAMES, ...PUZZLES, ...CONSOLES].map(
+  (product) => {
+    const tiers = TIERS[product.name];
+    const first = tiers?.variants?.[0];
+    // The product's own price and stock are its default tier's, as the API answers them.
+    return first ? { ...product, ...tiers, priceCents: first.priceCents, stock: first.stock } : product;
+  },
+);

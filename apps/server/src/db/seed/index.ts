@@ -274,25 +274,30 @@ export async function seedIfEmpty({
           name: p.name,
           description: p.description,
           category: p.category,
+          options: p.options ?? [],
           createdAt: new Date(now.getTime() - 240 * DAY_MS),
           updatedAt: new Date(now.getTime() - 240 * DAY_MS),
         })),
       )
       .returning({ id: products.id, name: products.name });
-    // Each sold in one form (issue 31): its default variant holds its price and stock.
+    // Its tiers (issue 31), or one variant of its price and stock; the first is its default.
     const variants = await tx
       .insert(productVariants)
       .values(
-        rows.map((row, i) => ({
-          productId: row.id,
-          position: 0,
-          sku: defaultSku(row.id),
-          priceCents: source.products[i]!.priceCents,
-          stock: source.products[i]!.stock,
-        })),
+        rows.flatMap((row, i) => {
+          const product = source.products[i]!;
+          const tiers = product.variants ?? [
+            { sku: defaultSku(row.id), options: {}, priceCents: product.priceCents, stock: product.stock },
+          ];
+          return tiers.map((tier, position) => ({ productId: row.id, position, ...tier }));
+        }),
       )
-      .returning({ id: productVariants.id, productId: productVariants.productId });
-    const variantOf = new Map(variants.map((v) => [v.productId, v.id]));
+      .returning({
+        id: productVariants.id,
+        productId: productVariants.productId,
+        position: productVariants.position,
+      });
+    const variantOf = new Map(variants.filter((v) => v.position === 0).map((v) => [v.productId, v.id]));
 
     const imageRows = rows.flatMap((row, i) =>
       (images[i] ?? []).map((url, position) => ({ productId: row.id, position, url })),

@@ -42,6 +42,32 @@ describe('seedIfEmpty', () => {
     expect(new Set(rows.map((r) => r.category))).toEqual(new Set(CATEGORIES));
   });
 
+  it('sells retro games in tiers, consoles boxed or not, and the rest in one form (issue 31)', async () => {
+    const all = (await ctx.app.inject({ method: 'GET', url: '/api/products' })).json<Product[]>();
+    const tiered = all.filter((p) => p.variants.length > 1);
+    const byCategory = (category: string) => tiered.filter((p) => p.productCategory === category);
+    expect(byCategory('retro-games').length).toBeGreaterThanOrEqual(4);
+    expect(byCategory('consoles').length).toBeGreaterThanOrEqual(2);
+    // A retro shop's tiers: a Condition option, tiers of stock 0 and 1 among them, some in two regions.
+    expect(byCategory('retro-games').every((p) => p.options[0]?.name === 'Condition')).toBe(true);
+    expect(tiered.some((p) => p.options.some((o) => o.name === 'Region'))).toBe(true);
+    const stocks = tiered.flatMap((p) => p.variants.map((v) => v.stockQuantity));
+    expect(stocks).toContain(0);
+    expect(stocks).toContain(1);
+    expect(byCategory('consoles').some((p) => p.options.some((o) => o.name === 'Package'))).toBe(true);
+    // Puzzles are sold in one form; every product's own price and stock are its first tier's.
+    expect(byCategory('puzzles')).toEqual([]);
+    for (const product of all) {
+      expect(product.productPrice).toBe(product.variants[0]!.price);
+      expect(product.stockQuantity).toBe(product.variants[0]!.stockQuantity);
+    }
+    // The source agrees with itself, and SKUs are readable for the tiers.
+    for (const source of SEED_PRODUCTS.filter((p) => p.variants)) {
+      expect(source.priceCents).toBe(source.variants![0]!.priceCents);
+      expect(source.variants!.every((v) => /^[A-Z0-9-]+$/.test(v.sku))).toBe(true);
+    }
+  });
+
   it('gives every product 1 to 4 images at positions 0.., stored as content-hashed SVG keys', async () => {
     const images = await ctx.db.select().from(productImages);
     const byProduct = new Map<string, typeof images>();

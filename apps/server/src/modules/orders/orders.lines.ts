@@ -1,5 +1,5 @@
 import { type SQL, and, eq, isNull, sql } from 'drizzle-orm';
-import { type CreateOrderBody, type ProductOption, variantTitle } from '@pixel-vault/shared';
+import { type CreateOrderBody, type ProductOption, nameWithVariant, variantTitle } from '@pixel-vault/shared';
 import { type Transaction, queryRows } from '../../db/client.js';
 import { isDefaultVariant, productVariants, products } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -37,7 +37,7 @@ export class PriceMoved extends Error {}
 
 /** The name a shopper knows the line by: the product's, with its variant's title. */
 const shownName = (line: { name: string; variantTitle: string }) =>
-  line.variantTitle ? `${line.name} (${line.variantTitle})` : line.name;
+  nameWithVariant(line.name, line.variantTitle);
 
 export function outOfStock(line: { name: string; variantTitle: string }, stock: number): AppError {
   const name = shownName(line);

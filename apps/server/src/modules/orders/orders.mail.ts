@@ -1,4 +1,4 @@
-import { formatCents, orderNumberText } from '@pixel-vault/shared';
+import { formatCents, nameWithVariant, orderNumberText } from '@pixel-vault/shared';
 import type { OrderItemRow, OrderRow } from '../../db/schema/index.js';
 import { escapeHtml } from '../../lib/html.js';
 import type { NewMail } from '../mail/mail.service.js';
@@ -34,7 +34,7 @@ export function confirmationMail(order: OrderRow, items: OrderItemRow[], paidAt:
     'Items:',
     ...items.map(
       (item) =>
-        `  ${item.name}: ${item.quantity} x ${formatCents(item.unitPriceCents)} = ${formatCents(item.unitPriceCents * item.quantity)}`,
+        `  ${nameWithVariant(item.name, item.variantTitle)}: ${item.quantity} x ${formatCents(item.unitPriceCents)} = ${formatCents(item.unitPriceCents * item.quantity)}`,
     ),
     '',
     ...totals.map(([label, cents]) => `${label}: ${formatCents(cents)}`),
@@ -57,7 +57,7 @@ export function confirmationMail(order: OrderRow, items: OrderItemRow[], paidAt:
 ${items
   .map(
     (item) =>
-      `<tr><td ${cell}>${escapeHtml(item.name)}</td><td ${num}>${item.quantity}</td><td ${num}>${formatCents(item.unitPriceCents)}</td><td ${num}>${formatCents(item.unitPriceCents * item.quantity)}</td></tr>`,
+      `<tr><td ${cell}>${escapeHtml(item.name)}${item.variantTitle ? `<br><small style="color:#555">${escapeHtml(item.variantTitle)}</small>` : ''}</td><td ${num}>${item.quantity}</td><td ${num}>${formatCents(item.unitPriceCents)}</td><td ${num}>${formatCents(item.unitPriceCents * item.quantity)}</td></tr>`,
   )
   .join('\n')}
 </tbody>
@@ -115,7 +115,7 @@ export function deliveredMail(order: OrderRow, items: OrderItemRow[], at: Date):
     'Your Pixel Vault order was delivered:',
     'Your order was delivered',
     [`Your order was marked delivered on ${dateFormat.format(at)}. We hope you enjoy it!`],
-    items.map((item) => `${item.name} x ${item.quantity}`),
+    items.map((item) => `${nameWithVariant(item.name, item.variantTitle)} x ${item.quantity}`),
   );
 }
 

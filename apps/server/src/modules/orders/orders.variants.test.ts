@@ -341,6 +341,13 @@ describe('stock given back to the variant bought (issue 31)', () => {
     });
     expect(pay.json<Order>().isPaid).toBe(true);
     expect(await stocks(p)).toEqual([5, 3, 1, 0]);
+    // The receipt names the tier bought, in its text and its HTML.
+    const [receipt] = await ctx.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.subject, `Your Pixel Vault order #${paid.order.orderNumber}`));
+    expect(receipt?.textBody).toContain(`  ${p.name} (Complete in box / NTSC-U): 2 x $140.00 = $280.00`);
+    expect(receipt?.htmlBody).toContain('<small style="color:#555">Complete in box / NTSC-U</small>');
     const refund = await ctx.app.inject({
       method: 'POST',
       url: `/api/orders/${paid.order._id}/refund`,
