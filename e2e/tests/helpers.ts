@@ -8,6 +8,15 @@ export interface ApiProduct {
   productCategory: string;
   stockQuantity: number;
   productImage: string[];
+  /** Issue 31: its options and live variants (the first is the default). */
+  options: { name: string; values: string[] }[];
+  variants: {
+    _id: string;
+    sku: string;
+    options: Record<string, string>;
+    price: number;
+    stockQuantity: number;
+  }[];
 }
 
 /**

@@ -21,11 +21,15 @@ test('catalogue pages arrive rendered and hydrate without a console error', asyn
   // What a search engine or a link preview reads, without running JavaScript.
   const html = await (await request.get(productUrl)).text();
   expect(html).toContain(`<title>${product!.productName.replace(/&/g, '&amp;')} — Pixel Vault</title>`);
+  type Offer = { price: string; availability: string; sku: string };
   const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!) as {
-    offers: { price: string; availability: string };
+    offers: Offer | Offer[];
   };
-  expect(ld.offers.price).toBe(product!.productPrice.toFixed(2));
-  expect(ld.offers.availability).toBe(
+  // One Offer per variant (issue 31), the default first; one object for a product sold in one form.
+  const offers = Array.isArray(ld.offers) ? ld.offers : [ld.offers];
+  expect(offers.map((o) => o.sku)).toEqual(product!.variants.map((v) => v.sku));
+  expect(offers[0]!.price).toBe(product!.productPrice.toFixed(2));
+  expect(offers[0]!.availability).toBe(
     product!.stockQuantity > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
   );
 

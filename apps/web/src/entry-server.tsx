@@ -23,6 +23,7 @@ import { categoryQuery, pageParam } from './features/catalog/CategoryPage';
 import { ServerFavourites, loadFavourites } from './features/catalog/favourites';
 import { SITE_NAME, SITE_TITLE } from './ui/useDocumentTitle';
 import { headTags, summary, type PageHead } from './ssr/head';
+import { productOffers } from './ssr/productOffers';
 
 /** Shown to search engines and link previews for the home page (and index.html's default). */
 export const SHOP_DESCRIPTION =
@@ -80,14 +81,8 @@ function productHead(product: Product, origin: string): PageHead {
       image: images,
       sku: product._id,
       category: categoryLabel(product.productCategory),
-      offers: {
-        '@type': 'Offer',
-        url,
-        price,
-        priceCurrency: 'USD',
-        availability:
-          product.stockQuantity > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
-      },
+      // One Offer per variant, with its SKU and condition (issue 31); one object when sold in one form.
+      offers: productOffers(product, url),
       // Issue 14: the rating from verified buyers' reviews, and the newest of them (customers' text: the
       // JSON is made safe for the script element by headTags).
       ...(product.reviewCount > 0 && {

@@ -129,3 +129,52 @@ describe('cart subtotal', () => {
     expect(cartSubtotalCents(items)).toBe(6027);
   });
 });
+
+describe('cart lines of variants (issue 31)', () => {
+  const zelda = makeCartItem({ name: 'Zelda II' });
+  const loose = { ...zelda, variant: 'v-loose', variantTitle: 'Loose', price: 34.5, countInStock: 3 };
+  const boxed = {
+    ...zelda,
+    variant: 'v-boxed',
+    variantTitle: 'Complete in box',
+    price: 134.5,
+    countInStock: 1,
+  };
+
+  it('keeps two tiers of one game as two lines; adding a tier again replaces its own line', () => {
+    const state = reduce(
+      initialCartState,
+      addToCart(loose),
+      addToCart(boxed),
+      addToCart({ ...loose, qty: 2 }),
+    );
+    expect(state.cartItems).toEqual([{ ...loose, qty: 2 }, boxed]);
+  });
+
+  it('changes the quantity of one tier within its own stock, and removes one tier', () => {
+    let state = reduce(
+      initialCartState,
+      addToCart(loose),
+      addToCart(boxed),
+      updateQty({ product: zelda.product, variant: 'v-boxed', qty: 5 }),
+      updateQty({ product: zelda.product, variant: 'v-loose', qty: 3 }),
+    );
+    expect(state.cartItems.map((i) => [i.variant, i.qty])).toEqual([
+      ['v-loose', 3],
+      ['v-boxed', 1],
+    ]);
+    state = reduce(state, removeFromCart({ product: zelda.product, variant: 'v-loose' }));
+    expect(state.cartItems).toEqual([boxed]);
+    // A bare product id is the line without a variant: the boxed one stays.
+    expect(reduce(state, removeFromCart(zelda.product)).cartItems).toEqual([boxed]);
+  });
+
+  it("takes a line stored without a variant as the default one's when the adder names it", () => {
+    const stored = { ...zelda, qty: 2 };
+    // Without knowing the default: another line, as for any other variant.
+    expect(reduce(initialCartState, addToCart(stored), addToCart(loose)).cartItems).toHaveLength(2);
+    // Loose is the default: the stored line becomes the loose one, in its place.
+    const state = reduce(initialCartState, addToCart(stored), addToCart(boxed), addToCart(loose, 'v-loose'));
+    expect(state.cartItems).toEqual([loose, boxed]);
+  });
+});

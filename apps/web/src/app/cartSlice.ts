@@ -1,15 +1,37 @@
 import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import { loggedIn, logout } from '../features/account/authSlice';
 
-/** Spec section 3: a cart line. `price` is in dollars, as the API gives it; `product` is the product id. */
+/**
+ * Spec section 3: a cart line. `price` is in dollars, as the API gives it; `product` is the product id.
+ * Issue 31: `variant` is which of the product's variants (its `_id`) and `variantTitle` its option values
+ * (`Complete in box / PAL`); `price` and `countInStock` are that variant's. A line without `variant` (a
+ * product without options, or a cart stored before variants) is the product's default variant, and is
+ * ordered without naming one.
+ */
 export interface CartItem {
   product: string;
+  variant?: string;
+  variantTitle?: string;
   name: string;
   image: string;
   price: number;
   countInStock: number;
   qty: number;
 }
+
+/** What tells one cart line from another: the product and its variant (issue 31). */
+export type CartLineKey = Pick<CartItem, 'product' | 'variant'>;
+
+/** Whether `line` is the line of `key`; a missing variant is the product's default one (`defaultVariant`, when known). */
+function isLine(line: CartLineKey, key: CartLineKey, defaultVariant?: string): boolean {
+  return (
+    line.product === key.product &&
+    (line.variant ?? defaultVariant ?? null) === (key.variant ?? defaultVariant ?? null)
+  );
+}
+
+/** A cart line's React key and identity as text. */
+export const cartLineKey = (line: CartLineKey) => `${line.product}:${line.variant ?? ''}`;
 
 /** Spec section 3: kept locally as shippingAddress. */
 export interface ShippingAddress {
@@ -41,24 +63,31 @@ export const cartSlice = createSlice({
   initialState: initialCartState,
   reducers: {
     /**
-     * Spec section 4: adding replaces the existing line of the same product, otherwise appends.
-     * An item with no stock cannot be bought, so it is not added.
+     * Spec section 4: adding replaces the existing line of the same product (issue 31: and variant),
+     * otherwise appends. An item with no stock cannot be bought, so it is not added. `defaultVariant`,
+     * the product's default variant's id when the adder knows it, makes a line stored without a variant
+     * (before issue 31) the same line as that variant's.
      */
-    addToCart(state, action: PayloadAction<CartItem>) {
-      const item = action.payload;
-      if (item.countInStock < 1) return;
-      const line = { ...item, qty: clampQty(item.qty, item.countInStock) };
-      const index = state.cartItems.findIndex((i) => i.product === item.product);
-      if (index >= 0) state.cartItems[index] = line;
-      else state.cartItems.push(line);
+    addToCart: {
+      reducer(state, action: PayloadAction<CartItem, string, { defaultVariant?: string }>) {
+        const item = action.payload;
+        if (item.countInStock < 1) return;
+        const line = { ...item, qty: clampQty(item.qty, item.countInStock) };
+        const index = state.cartItems.findIndex((i) => isLine(i, item, action.meta.defaultVariant));
+        if (index >= 0) state.cartItems[index] = line;
+        else state.cartItems.push(line);
+      },
+      prepare: (item: CartItem, defaultVariant?: string) => ({ payload: item, meta: { defaultVariant } }),
     },
-    updateQty(state, action: PayloadAction<{ product: string; qty: number }>) {
-      const line = state.cartItems.find((i) => i.product === action.payload.product);
+    /** The quantity of the line of `product` and `variant` (left out: the line without one). */
+    updateQty(state, action: PayloadAction<CartLineKey & { qty: number }>) {
+      const line = state.cartItems.find((i) => isLine(i, action.payload));
       if (line) line.qty = clampQty(action.payload.qty, line.countInStock);
     },
-    /** Spec section 4: remove deletes a line by product. */
-    removeFromCart(state, action: PayloadAction<string>) {
-      state.cartItems = state.cartItems.filter((i) => i.product !== action.payload);
+    /** Spec section 4: remove deletes a line by product (issue 31: and variant; a bare id, the line without one). */
+    removeFromCart(state, action: PayloadAction<CartLineKey | string>) {
+      const key = typeof action.payload === 'string' ? { product: action.payload } : action.payload;
+      state.cartItems = state.cartItems.filter((i) => !isLine(i, key));
     },
     clearCart(state) {
       state.cartItems = [];

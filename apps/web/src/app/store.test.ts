@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as persistConstants from 'redux-persist';
 import { makeCartItem } from '../test/factories';
-import { addToCart } from './cartSlice';
+import { addToCart, removeFromCart, selectCartCount, updateQty } from './cartSlice';
 import { openCart } from '../features/cart/cartPanelSlice';
 import { catalogApi } from '../features/catalog/api';
 import { persistConfig, startPersistence } from './persist';
@@ -79,5 +79,44 @@ describe('persistence (spec section 4)', () => {
     const { store: second } = await startStore();
     expect(second.getState().cart.cartItems).toEqual([item]);
     expect(second.getState().cartPanel.isOpen).toBe(false);
+  });
+});
+
+describe('a cart stored before variants (issue 31)', () => {
+  /** persist:root as redux-persist wrote it before issue 31: lines without `variant` or `variantTitle`. */
+  const OLD_LINE = {
+    product: '00000000-0000-4000-8000-0000000a0001',
+    name: 'Tetris',
+    image: '/uploads/tetris.webp',
+    price: 19.99,
+    countInStock: 4,
+    qty: 2,
+  };
+  function storeOldCart() {
+    const cart = { cartItems: [OLD_LINE], shippingAddress: null, paymentMethod: 'paypal' };
+    localStorage.setItem(
+      'persist:root',
+      JSON.stringify({
+        cart: JSON.stringify(cart),
+        _persist: JSON.stringify({ version: 1, rehydrated: true }),
+      }),
+    );
+  }
+
+  it('loads as it was, and its lines can still be changed and removed', async () => {
+    storeOldCart();
+    const { store, persistor } = await startStore();
+    expect(store.getState().cart.cartItems).toEqual([OLD_LINE]);
+    expect(selectCartCount(store.getState())).toBe(2);
+
+    store.dispatch(updateQty({ product: OLD_LINE.product, qty: 9 }));
+    expect(store.getState().cart.cartItems[0]).toMatchObject({ qty: 4 });
+    store.dispatch(
+      addToCart(makeCartItem({ product: OLD_LINE.product, variant: 'v-boxed', variantTitle: 'Boxed' })),
+    );
+    expect(store.getState().cart.cartItems).toHaveLength(2);
+    store.dispatch(removeFromCart({ product: OLD_LINE.product, variant: undefined }));
+    expect(store.getState().cart.cartItems.map((i) => i.variant)).toEqual(['v-boxed']);
+    persistor.pause();
   });
 });

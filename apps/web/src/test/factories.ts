@@ -1,4 +1,4 @@
-import type { Product, ProductListResponse } from '@pixel-vault/shared';
+import type { Product, ProductListResponse, ProductOption, ProductVariant } from '@pixel-vault/shared';
 import type { CartItem } from '../app/cartSlice';
 
 let seq = 0;
@@ -39,6 +39,40 @@ export function makeProduct(overrides: Partial<Product> = {}): Product {
     variants,
     priceRange: overrides.priceRange ?? { min: Math.min(...prices), max: Math.max(...prices) },
   };
+}
+
+/** A variant as makeTieredProduct takes it: its values, price and stock; the id and SKU are made up. */
+export type VariantSpec = Pick<ProductVariant, 'options' | 'price' | 'stockQuantity'> &
+  Partial<ProductVariant>;
+
+/**
+ * A product sold in tiers (issue 31), its variants in position order (the first is the default: the
+ * spec's productPrice and stockQuantity are its). The options are the variants' names and values in the
+ * order they first appear, unless `overrides.options` lists them (values no variant has, say).
+ */
+export function makeTieredProduct(variants: VariantSpec[], overrides: Partial<Product> = {}): Product {
+  seq += 1;
+  const made: ProductVariant[] = variants.map((v, index) => ({
+    _id: `00000000-0000-4000-b000-${String(seq * 100 + index).padStart(12, '0')}`,
+    sku: `PV-TIER-${seq}-${index}`,
+    ...v,
+  }));
+  const options: ProductOption[] = [];
+  for (const variant of made) {
+    for (const [name, value] of Object.entries(variant.options)) {
+      let option = options.find((o) => o.name === name);
+      if (!option) options.push((option = { name, values: [] }));
+      if (!option.values.includes(value)) option.values.push(value);
+    }
+  }
+  const first = made[0];
+  return makeProduct({
+    productPrice: first?.price ?? 0,
+    stockQuantity: first?.stockQuantity ?? 0,
+    options,
+    variants: made,
+    ...overrides,
+  });
 }
 
 export function makeProductList(

@@ -109,6 +109,52 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(html).toMatch(/<style>[^<]*\.pixel-heading\{/);
   });
 
+  it('offers every variant to search engines, and renders the tier a link names (issue 31)', async () => {
+    const tiered = await insertProduct(ctx.db, {
+      name: 'Metroid Tiers',
+      category: 'retro-games',
+      options: [{ name: 'Condition', values: ['Loose', 'Complete in box', 'New'] }],
+      variants: [
+        { options: { Condition: 'Loose' }, sku: 'MET-L', priceCents: 3000, stock: 2 },
+        { options: { Condition: 'Complete in box' }, sku: 'MET-CIB', priceCents: 9500, stock: 1 },
+        { options: { Condition: 'New' }, sku: 'MET-NEW', priceCents: 40000, stock: 0 },
+      ],
+    });
+    ctx.app.services.products.invalidate();
+    const url = `/shop/retro-games/product/${tiered.id}`;
+    const res = await ctx.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    const [product] = jsonLd(res.body);
+    expect(product!.offers).toEqual([
+      expect.objectContaining({
+        sku: 'MET-L',
+        price: '30.00',
+        itemCondition: 'https://schema.org/UsedCondition',
+      }),
+      expect.objectContaining({
+        sku: 'MET-CIB',
+        url: `http://localhost${url}?variant=${tiered.variants[1]!.id}`,
+        availability: 'https://schema.org/InStock',
+      }),
+      expect.objectContaining({
+        sku: 'MET-NEW',
+        availability: 'https://schema.org/OutOfStock',
+        itemCondition: 'https://schema.org/NewCondition',
+      }),
+    ]);
+    expect(rootMarkup(res.body)).toContain('$30.00');
+
+    // A link to the boxed copy arrives showing it chosen, with its price and stock, before any script runs.
+    const boxed = await ctx.app.inject({ method: 'GET', url: `${url}?variant=${tiered.variants[1]!.id}` });
+    expect(boxed.statusCode).toBe(200);
+    const root = rootMarkup(boxed.body);
+    expect(root).toContain('$95.00');
+    expect(root).toContain('In stock: <!-- -->1');
+    expect(root).toMatch(
+      /<input[^>]*value="Complete in box"[^>]*checked=""|<input[^>]*checked=""[^>]*value="Complete in box"/,
+    );
+  });
+
   it('says a sold-out product is out of stock, and moves a product reached through another category for good', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: `/shop/consoles/product/${soldOut.id}` });
     expect(res.statusCode).toBe(200);

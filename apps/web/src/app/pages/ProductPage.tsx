@@ -44,12 +44,17 @@ function Reviews({ product }: { product: Product }) {
 
 const reviews = (product: Product) => <Reviews product={product} />;
 
-/** The cart feature's add (the product read again for its price and stock), then its panel opened. */
+/**
+ * The cart feature's add (the product read again for its price and stock; issue 31: its chosen
+ * variant's), then its panel opened.
+ */
 function useAddToCart(): AddToCart {
   const dispatch = useAppDispatch();
   return useCallback(
-    async (productId, qty) => {
-      await dispatch(addItem({ productId, qty })).unwrap();
+    async (productId, qty, variantId) => {
+      await dispatch(
+        addItem(variantId === undefined ? { productId, qty } : { productId, qty, variantId }),
+      ).unwrap();
       dispatch(openCart());
     },
     [dispatch],

@@ -1,12 +1,19 @@
 import { useId } from 'react';
+import { nameWithVariant } from '@pixel-vault/shared';
 import { useAppDispatch } from '../../app/hooks';
+import { ItemName } from '../../ui/ItemName';
 import { Price } from '../../ui/Price';
 import { removeFromCart, updateQty, type CartItem } from '../../app/cartSlice';
 
-/** One cart line (spec section 2): image, name, price, quantity 1..countInStock and Remove. */
+/**
+ * One cart line (spec section 2): image, name (issue 31: and the variant's title), price, quantity
+ * 1..countInStock and Remove.
+ */
 export function CartLine({ item }: { item: CartItem }) {
   const dispatch = useAppDispatch();
   const selectId = useId();
+  const key = { product: item.product, variant: item.variant };
+  const label = nameWithVariant(item.name, item.variantTitle ?? '');
   const options = Array.from({ length: Math.max(item.countInStock, 1) }, (_, i) => i + 1);
   return (
     <li className="flex gap-4 border-b-2 border-zinc-800 py-4">
@@ -24,18 +31,18 @@ export function CartLine({ item }: { item: CartItem }) {
       )}
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <div className="flex items-start justify-between gap-2">
-          <p className="font-semibold break-words text-zinc-100">{item.name}</p>
+          <ItemName name={item.name} variantTitle={item.variantTitle} />
           <Price value={item.price} className="shrink-0 font-semibold text-lime-300" />
         </div>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex items-center gap-2">
             <label htmlFor={selectId} className="text-sm text-zinc-400">
-              Qty<span className="sr-only"> of {item.name}</span>
+              Qty<span className="sr-only"> of {label}</span>
             </label>
             <select
               id={selectId}
               value={item.qty}
-              onChange={(e) => dispatch(updateQty({ product: item.product, qty: Number(e.target.value) }))}
+              onChange={(e) => dispatch(updateQty({ ...key, qty: Number(e.target.value) }))}
               className="field w-20 py-1"
             >
               {options.map((n) => (
@@ -47,8 +54,8 @@ export function CartLine({ item }: { item: CartItem }) {
           </div>
           <button
             type="button"
-            onClick={() => dispatch(removeFromCart(item.product))}
-            aria-label={`Remove ${item.name}`}
+            onClick={() => dispatch(removeFromCart(key))}
+            aria-label={`Remove ${label}`}
             className="text-sm font-semibold text-fuchsia-300 underline-offset-4 hover:underline"
           >
             Remove

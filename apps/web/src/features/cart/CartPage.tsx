@@ -3,7 +3,7 @@ import { useAppSelector } from '../../app/hooks';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { CartLine } from './CartLine';
 import { CartSummary } from './CartSummary';
-import { selectCartItems } from '../../app/cartSlice';
+import { cartLineKey, selectCartItems } from '../../app/cartSlice';
 
 /** /cart (spec section 2: content not shown): the panel's contents as a page. */
 export default function CartPage() {
@@ -23,7 +23,7 @@ export default function CartPage() {
         <div className="grid gap-8 md:grid-cols-[1fr_18rem]">
           <ul aria-label="Cart items">
             {items.map((item) => (
-              <CartLine key={item.product} item={item} />
+              <CartLine key={cartLineKey(item)} item={item} />
             ))}
           </ul>
           <div className="flex flex-col gap-3 self-start border-4 border-zinc-800 p-5">

@@ -138,3 +138,52 @@ describe('CartPanel', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
+
+describe('CartPanel: two tiers of one game (issue 31)', () => {
+  const zelda = makeCartItem({ name: 'Zelda II' });
+  const loose = {
+    ...zelda,
+    variant: 'v-loose',
+    variantTitle: 'Loose / NTSC-U',
+    price: 34.5,
+    countInStock: 3,
+  };
+  const boxed = {
+    ...zelda,
+    variant: 'v-boxed',
+    variantTitle: 'Complete in box / PAL',
+    price: 150,
+    countInStock: 2,
+  };
+
+  it('shows each as a line with the title under the name, controls named by both', () => {
+    renderPanel([loose, boxed, makeCartItem({ name: 'Tetris' })]);
+    const [first, second, third] = screen.getAllByRole('listitem');
+    expect(within(first!).getByText('Zelda II', { selector: 'p' })).toBeInTheDocument();
+    expect(within(first!).getByText('Loose / NTSC-U', { selector: 'p' })).toBeInTheDocument();
+    expect(within(first!).getByText('$34.50')).toBeInTheDocument();
+    expect(within(second!).getByText('Complete in box / PAL', { selector: 'p' })).toBeInTheDocument();
+    expect(within(second!).getByLabelText('Qty of Zelda II (Complete in box / PAL)')).toHaveValue('1');
+    expect(
+      within(second!).getByRole('button', { name: 'Remove Zelda II (Complete in box / PAL)' }),
+    ).toBeVisible();
+    // A product sold in one form: its name alone, as before.
+    expect(
+      within(third!)
+        .getAllByText(/./, { selector: 'p' })
+        .map((p) => p.textContent),
+    ).toEqual(['Tetris']);
+    expect(within(third!).getByRole('button', { name: 'Remove Tetris' })).toBeVisible();
+  });
+
+  it('changes and removes one tier, leaving the other', async () => {
+    const user = userEvent.setup();
+    renderPanel([loose, boxed]);
+    await user.selectOptions(screen.getByLabelText('Qty of Zelda II (Loose / NTSC-U)'), '3');
+    expect(screen.getByTestId('cart-subtotal')).toHaveTextContent('$253.50');
+    await user.click(screen.getByRole('button', { name: 'Remove Zelda II (Complete in box / PAL)' }));
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+    expect(screen.getByText('Loose / NTSC-U')).toBeInTheDocument();
+    expect(screen.getByTestId('cart-subtotal')).toHaveTextContent('$103.50');
+  });
+});

@@ -3,7 +3,7 @@ import { Modal } from '../../ui/Modal';
 import { CartLine } from './CartLine';
 import { CartSummary } from './CartSummary';
 import { closeCart, selectIsCartOpen } from './cartPanelSlice';
-import { selectCartItems } from '../../app/cartSlice';
+import { cartLineKey, selectCartItems } from '../../app/cartSlice';
 
 const TITLE_ID = 'cart-panel-title';
 
@@ -43,7 +43,7 @@ function CartDialog() {
         ) : (
           <ul aria-label="Cart items">
             {items.map((item) => (
-              <CartLine key={item.product} item={item} />
+              <CartLine key={cartLineKey(item)} item={item} />
             ))}
           </ul>
         )}

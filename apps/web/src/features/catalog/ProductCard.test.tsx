@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
-import { makeProduct } from '../../test/factories';
+import { makeProduct, makeTieredProduct } from '../../test/factories';
 import { renderWithProviders } from '../../test/render';
 import { ProductCard, tiltFor } from './ProductCard';
 
@@ -33,5 +33,63 @@ describe('a sold-out card (issue 30)', () => {
     );
     expect(screen.getByRole('link', { name: /Boxed Virtual Boy/ })).toHaveAccessibleName(/Sold out/);
     expect(screen.getByRole('link', { name: /Loose Game Boy/ })).not.toHaveAccessibleName(/Sold out/);
+  });
+});
+
+describe('a card of a game sold in tiers (issue 31)', () => {
+  it('says "from" the lowest price when its tiers cost different amounts, and the one price otherwise', () => {
+    renderWithProviders(
+      <>
+        <ProductCard
+          product={makeTieredProduct(
+            [
+              { options: { Condition: 'Complete in box' }, price: 134.5, stockQuantity: 1 },
+              { options: { Condition: 'Loose' }, price: 34.5, stockQuantity: 2 },
+            ],
+            { productName: 'Zelda II' },
+          )}
+        />
+        <ProductCard
+          product={makeTieredProduct(
+            [
+              { options: { Region: 'NTSC-U' }, price: 20, stockQuantity: 1 },
+              { options: { Region: 'PAL' }, price: 20, stockQuantity: 1 },
+            ],
+            { productName: 'Tetris' },
+          )}
+        />
+      </>,
+    );
+    expect(screen.getByRole('link', { name: /Zelda II/ })).toHaveAccessibleName(/from \$34\.50/);
+    expect(screen.getByRole('link', { name: /Zelda II/ })).not.toHaveAccessibleName(/\$134\.50/);
+    expect(screen.getByRole('link', { name: /Tetris/ })).toHaveAccessibleName(/\$20\.00/);
+    expect(screen.getByRole('link', { name: /Tetris/ })).not.toHaveAccessibleName(/from/);
+  });
+
+  it('is sold out only when every tier is, whatever the default one has', () => {
+    renderWithProviders(
+      <>
+        <ProductCard
+          product={makeTieredProduct(
+            [
+              { options: { Condition: 'New' }, price: 90, stockQuantity: 0 },
+              { options: { Condition: 'Loose' }, price: 30, stockQuantity: 1 },
+            ],
+            { productName: 'Boxed Virtual Boy' },
+          )}
+        />
+        <ProductCard
+          product={makeTieredProduct(
+            [
+              { options: { Condition: 'New' }, price: 90, stockQuantity: 0 },
+              { options: { Condition: 'Loose' }, price: 30, stockQuantity: 0 },
+            ],
+            { productName: 'Loose Game Boy' },
+          )}
+        />
+      </>,
+    );
+    expect(screen.getByRole('link', { name: /Boxed Virtual Boy/ })).not.toHaveAccessibleName(/Sold out/);
+    expect(screen.getByRole('link', { name: /Loose Game Boy/ })).toHaveAccessibleName(/Sold out/);
   });
 });

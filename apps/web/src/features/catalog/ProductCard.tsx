@@ -1,6 +1,6 @@
 import { useRef, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { CARD_TILT_MAX_DEG, type Product } from '@pixel-vault/shared';
+import { CARD_TILT_MAX_DEG, formatDollars, type Product } from '@pixel-vault/shared';
 import { Price } from '../../ui/Price';
 import { CARD_IMAGE_SIZES, imageSrcSet } from '../../ui/productImage';
 
@@ -32,8 +32,9 @@ export function tiltFor(x: number, y: number, width: number, height: number) {
 }
 
 /**
- * Category grid card (spec section 2): first image, name, price, and "Sold out" when it is (issue 30);
- * the whole card links to the product.
+ * Category grid card (spec section 2): first image, name, price ("from $X" when its variants' prices
+ * differ, issue 31), and "Sold out" when it is (issue 30: every variant is, decision 007); the whole
+ * card links to the product.
  * `priority` for the first card of a page: its image is fetched at once and first, the others lazily.
  */
 export function ProductCard({
@@ -52,7 +53,11 @@ export function ProductCard({
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const cardRef = useRef<HTMLAnchorElement>(null);
   const image = product.productImage[0];
-  const soldOut = product.stockQuantity < 1;
+  const soldOut =
+    product.variants.length > 0
+      ? product.variants.every((v) => v.stockQuantity < 1)
+      : product.stockQuantity < 1;
+  const { min, max } = product.priceRange;
 
   function onMouseMove(event: MouseEvent<HTMLAnchorElement>) {
     const card = cardRef.current;
@@ -103,7 +108,13 @@ export function ProductCard({
         {product.productName}
       </Heading>
       <div className="mt-auto flex flex-wrap items-baseline justify-between gap-x-3">
-        <Price value={product.productPrice} className="text-base font-bold text-lime-300 sm:text-lg" />
+        {min !== max ? (
+          <span className="text-base font-bold text-lime-300 sm:text-lg">
+            <span className="text-sm font-semibold text-zinc-300">from</span> {formatDollars(min)}
+          </span>
+        ) : (
+          <Price value={product.productPrice} className="text-base font-bold text-lime-300 sm:text-lg" />
+        )}
         {rating}
       </div>
       {/* Issue 30: said in words, not only by the dimmed image. */}

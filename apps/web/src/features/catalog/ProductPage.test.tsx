@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes, useLocation, useNavigationType } from 'react-router';
 import type { Product } from '@pixel-vault/shared';
-import { makeProduct } from '../../test/factories';
+import { makeProduct, makeTieredProduct, type VariantSpec } from '../../test/factories';
 import { jsonResponse, stubFetch } from '../../test/fetch';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
@@ -229,5 +229,204 @@ describe('ProductPage', () => {
     expect(screen.getByTestId('where')).toHaveTextContent(
       `/shop/board-games/product/${product._id}#write-review`,
     );
+  });
+});
+
+/** Where the memory router is, and whether it got there by replacing the entry. */
+function AddressProbe() {
+  const { search, hash } = useLocation();
+  return <p data-testid="address">{`${useNavigationType()} ${search}${hash}`}</p>;
+}
+
+/**
+ * Zelda II in tiers (issue 31): Loose and Complete in box, NTSC-U and PAL; the boxed PAL copy is sold
+ * out. `extra` adds variants after these four.
+ */
+function zelda(extra: VariantSpec[] = [], overrides: Partial<Product> = {}) {
+  const product = makeTieredProduct(
+    [
+      { options: { Condition: 'Loose', Region: 'NTSC-U' }, price: 34.5, stockQuantity: 3 },
+      { options: { Condition: 'Loose', Region: 'PAL' }, price: 30, stockQuantity: 1 },
+      { options: { Condition: 'Complete in box', Region: 'NTSC-U' }, price: 134.5, stockQuantity: 2 },
+      { options: { Condition: 'Complete in box', Region: 'PAL' }, price: 150, stockQuantity: 0 },
+      ...extra,
+    ],
+    { productName: 'Zelda II', ...overrides },
+  );
+  const at = (index: number) => product.variants[index]!;
+  return { product, looseUs: at(0), loosePal: at(1), boxedUs: at(2), boxedPal: at(3), at };
+}
+
+function renderTiers(product: Product, { search = '', addToCart = added } = {}) {
+  return renderWithProviders(
+    <Routes>
+      <Route
+        path="/shop/:category/product/:id"
+        element={
+          <>
+            <ProductPage addToCart={addToCart} />
+            <AddressProbe />
+          </>
+        }
+      />
+    </Routes>,
+    { route: `/shop/${product.productCategory}/product/${product._id}${search}` },
+  );
+}
+
+const group = (name: string) => within(screen.getByRole('group', { name }));
+
+describe('ProductPage: a product sold in tiers (issue 31)', () => {
+  it("offers each option as a radio group, each value with its price against the chosen tier's", async () => {
+    const { product } = zelda();
+    serveProduct(product);
+    renderTiers(product);
+    await screen.findByRole('heading', { level: 1, name: 'Zelda II' });
+    const condition = group('Condition');
+    expect(condition.getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual([
+      'Loose',
+      'Complete in box',
+    ]);
+    expect(condition.getByRole('radio', { name: 'Loose' })).toBeChecked();
+    expect(condition.getByRole('radio', { name: 'Complete in box +$100.00' })).not.toBeChecked();
+    expect(group('Region').getByRole('radio', { name: 'NTSC-U' })).toBeChecked();
+    expect(group('Region').getByRole('radio', { name: 'PAL −$4.50' })).not.toBeChecked();
+    expect(screen.getByText('$34.50')).toBeInTheDocument();
+    expect(screen.getByText('In stock: 3')).toBeInTheDocument();
+    expect(screen.getByLabelText('Quantity')).toHaveAttribute('max', '3');
+  });
+
+  it('follows a chosen tier with the price, the stock, the quantity limit and the address, replaced in place', async () => {
+    const user = userEvent.setup();
+    const { product, boxedUs } = zelda();
+    serveProduct(product);
+    renderTiers(product, { search: '?ref=mail#reviews' });
+    await user.click(await screen.findByRole('radio', { name: 'Complete in box +$100.00' }));
+    expect(screen.getByRole('radio', { name: 'Complete in box' })).toBeChecked();
+    expect(screen.getByText('$134.50')).toBeInTheDocument();
+    expect(screen.getByText('In stock: 2')).toBeInTheDocument();
+    expect(screen.getByLabelText('Quantity')).toHaveAttribute('max', '2');
+    // Now priced against the boxed copy: loose is $100 less; its PAL copy is sold out.
+    expect(screen.getByRole('radio', { name: 'Loose −$100.00' })).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'PAL +$15.50 Sold out' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Complete in box / NTSC-U: $134.50, in stock: 2');
+    await waitFor(() =>
+      expect(screen.getByTestId('address')).toHaveTextContent(
+        `REPLACE ?ref=mail&variant=${boxedUs._id}#reviews`,
+      ),
+    );
+  });
+
+  it('opens the tier the address names, and the default one for an id it does not have', async () => {
+    const { product, loosePal } = zelda();
+    serveProduct(product);
+    const { unmount } = renderTiers(product, { search: `?variant=${loosePal._id}` });
+    expect(await screen.findByRole('radio', { name: 'PAL' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Loose' })).toBeChecked();
+    expect(screen.getByText('$30.00')).toBeInTheDocument();
+    expect(screen.getByText('In stock: 1')).toBeInTheDocument();
+    unmount();
+
+    renderTiers(product, { search: '?variant=00000000-0000-4000-8000-00000000dead' });
+    expect(await screen.findByRole('radio', { name: 'NTSC-U' })).toBeChecked();
+    expect(screen.getByText('$34.50')).toBeInTheDocument();
+  });
+
+  it('says a sold-out tier is sold out, shows it when chosen, and never hands it to the cart', async () => {
+    const user = userEvent.setup();
+    const { product, boxedUs } = zelda();
+    serveProduct(product);
+    const addToCart = vi.fn<AddToCart>(async () => {});
+    renderTiers(product, { search: `?variant=${boxedUs._id}`, addToCart });
+    const pal = await screen.findByRole('radio', { name: 'PAL +$15.50 Sold out' });
+    // Still reachable and choosable: its reason is part of what a screen reader hears.
+    expect(pal).not.toBeDisabled();
+    expect(pal.closest('label')).toHaveClass('border-dashed');
+    await user.click(pal);
+    expect(screen.getByRole('radio', { name: 'PAL Sold out' })).toBeChecked();
+    expect(screen.getByText('$150.00')).toBeInTheDocument();
+    expect(screen.getByText('In stock: 0')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Unavailable' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Add to Cart' })).not.toBeInTheDocument();
+    expect(addToCart).not.toHaveBeenCalled();
+    // Back to a tier in stock, Add to Cart is back.
+    await user.click(screen.getByRole('radio', { name: 'NTSC-U −$15.50' }));
+    expect(screen.getByRole('button', { name: 'Add to Cart' })).toBeEnabled();
+  });
+
+  it('says a combination that does not exist is not available; choosing it picks the nearest tier having it', async () => {
+    const user = userEvent.setup();
+    const { product, at } = zelda(
+      [{ options: { Condition: 'New', Region: 'PAL' }, price: 250, stockQuantity: 1 }],
+      {
+        options: [
+          { name: 'Condition', values: ['Loose', 'Complete in box', 'New', 'Graded'] },
+          { name: 'Region', values: ['NTSC-U', 'PAL'] },
+        ],
+      },
+    );
+    serveProduct(product);
+    renderTiers(product);
+    const fresh = await screen.findByRole('radio', { name: 'New +$215.50 Not available' });
+    expect(fresh.closest('label')).toHaveClass('border-dashed');
+    await user.click(fresh);
+    // New exists only in PAL: the region follows.
+    expect(screen.getByRole('radio', { name: 'New' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'PAL' })).toBeChecked();
+    expect(screen.getByText('$250.00')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('address')).toHaveTextContent(`?variant=${at(4)._id}`));
+    // A value no tier has: disabled for a screen reader too, and choosing it changes nothing.
+    const graded = screen.getByRole('radio', { name: 'Graded Not available' });
+    expect(graded).toHaveAttribute('aria-disabled', 'true');
+    await user.click(graded);
+    expect(graded).not.toBeChecked();
+    expect(screen.getByRole('radio', { name: 'New' })).toBeChecked();
+  });
+
+  it('hands the chosen tier to the cart, with the quantity brought down to its stock', async () => {
+    const user = userEvent.setup();
+    const { product, boxedUs, loosePal } = zelda();
+    serveProduct(product);
+    const addToCart = vi.fn<AddToCart>(async () => {});
+    renderTiers(product, { addToCart });
+    await user.click(await screen.findByRole('button', { name: 'Increase quantity' }));
+    await user.click(screen.getByRole('button', { name: 'Increase quantity' }));
+    expect(screen.getByLabelText('Quantity')).toHaveValue(3);
+    await user.click(screen.getByRole('radio', { name: 'Complete in box +$100.00' }));
+    expect(screen.getByLabelText('Quantity')).toHaveValue(2);
+    await user.click(screen.getByRole('button', { name: 'Add to Cart' }));
+    expect(addToCart).toHaveBeenLastCalledWith(product._id, 2, boxedUs._id);
+    await user.click(screen.getByRole('radio', { name: 'Loose −$100.00' }));
+    await user.click(screen.getByRole('radio', { name: 'PAL −$4.50' }));
+    expect(screen.getByLabelText('Quantity')).toHaveValue(1);
+    await user.click(screen.getByRole('button', { name: 'Add to Cart' }));
+    expect(addToCart).toHaveBeenLastCalledWith(product._id, 1, loosePal._id);
+  });
+
+  it('chooses by keyboard: Tab reaches the group, the arrow keys move the choice', async () => {
+    const user = userEvent.setup();
+    const { product } = zelda();
+    serveProduct(product);
+    renderTiers(product);
+    const loose = await screen.findByRole('radio', { name: 'Loose' });
+    for (let i = 0; i < 20 && document.activeElement !== loose; i += 1) await user.tab();
+    expect(loose).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('radio', { name: 'Complete in box' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Complete in box' })).toHaveFocus();
+    expect(screen.getByText('$134.50')).toBeInTheDocument();
+  });
+
+  it('shows no option controls for a product sold in one form, and names no variant to the cart', async () => {
+    const user = userEvent.setup();
+    const product = makeProduct({ stockQuantity: 2 });
+    serveProduct(product);
+    const addToCart = vi.fn<AddToCart>(async () => {});
+    renderTiers(product, { addToCart, search: `?variant=${product.variants[0]!._id}` });
+    await user.click(await screen.findByRole('button', { name: 'Add to Cart' }));
+    expect(screen.queryByRole('radio')).not.toBeInTheDocument();
+    expect(screen.queryByRole('group')).not.toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(addToCart.mock.calls).toEqual([[product._id, 1]]);
   });
 });

@@ -1,6 +1,14 @@
 import { useId, useState, type ReactNode } from 'react';
-import { Link, Navigate, useLocation, useParams } from 'react-router';
-import { categoryLabel, categoryTitle, isCategory, type Product } from '@pixel-vault/shared';
+import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import {
+  categoryLabel,
+  categoryTitle,
+  formatDollars,
+  isCategory,
+  variantTitle,
+  type Product,
+  type ProductVariant,
+} from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Price } from '../../ui/Price';
@@ -8,6 +16,8 @@ import { DETAIL_IMAGE_SIZES, imageSrcSet } from '../../ui/productImage';
 import { Stars } from '../../ui/Stars';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { catalogApi, useGetProductQuery } from './api';
+import { selectedVariant } from './variants';
+import { VariantPicker } from './VariantPicker';
 
 function Gallery({ product }: { product: Product }) {
   const images = product.productImage;
@@ -63,15 +73,33 @@ function Gallery({ product }: { product: Product }) {
   );
 }
 
-/** Quantity stepper and 'Add to Cart' (spec sections 2 and 5: 1 up to the stock). */
-function BuyBox({ product, addToCart }: { product: Product; addToCart: AddToCart }) {
+/**
+ * Quantity stepper and 'Add to Cart' (spec sections 2 and 5: 1 up to the stock), of the chosen variant
+ * (issue 31: `variantId`, left out for a product without options). Another variant keeps the quantity,
+ * brought down to its stock.
+ */
+function BuyBox({
+  productId,
+  variantId,
+  stock,
+  addToCart,
+}: {
+  productId: string;
+  variantId: string | undefined;
+  stock: number;
+  addToCart: AddToCart;
+}) {
   const inputId = useId();
   const hintId = useId();
-  const stock = product.stockQuantity;
   const [qtyText, setQtyText] = useState('1');
   const [adding, setAdding] = useState(false);
+  const [shownVariant, setShownVariant] = useState(variantId);
   const qty = Number(qtyText);
   const validQty = qtyText !== '' && Number.isInteger(qty) && qty >= 1;
+  if (shownVariant !== variantId) {
+    setShownVariant(variantId);
+    if (validQty && stock >= 1 && qty > stock) setQtyText(String(stock));
+  }
   const aboveStock = validQty && qty > stock;
 
   if (stock < 1) {
@@ -85,7 +113,7 @@ function BuyBox({ product, addToCart }: { product: Product; addToCart: AddToCart
   async function add() {
     setAdding(true);
     try {
-      await addToCart(product._id, qty);
+      await (variantId === undefined ? addToCart(productId, qty) : addToCart(productId, qty, variantId));
     } catch {
       // Spec section 8: add-to-cart failures are only logged (the cart does it); the button comes back.
     } finally {
@@ -162,17 +190,53 @@ function BuyBox({ product, addToCart }: { product: Product; addToCart: AddToCart
 export type ProductReviewsSlot = (product: Product) => ReactNode;
 
 /**
- * 'Add to Cart': puts `qty` of the product in the cart and shows it; rejects when it could not (the cart
- * feature's, given by app/). The button is busy until it settles.
+ * 'Add to Cart': puts `qty` of the product (issue 31: of its variant `variantId`, given for a product with
+ * options) in the cart and shows it; rejects when it could not (the cart feature's, given by app/). The
+ * button is busy until it settles.
  */
-export type AddToCart = (productId: string, qty: number) => Promise<void>;
+export type AddToCart = (productId: string, qty: number, variantId?: string) => Promise<void>;
 
 interface ProductPageSlots {
   reviews?: ProductReviewsSlot;
   addToCart: AddToCart;
 }
 
+/**
+ * The variant chosen on the page (issue 31): the one `?variant=` names, the default one without (or for
+ * an id the product does not have), so a shared link opens that variant, in the server's render too.
+ * A choice is shown at once and written to the address in place (no new history entry). The router
+ * updates the address in a transition: the page does not wait for it, so a choice followed at once by
+ * 'Add to Cart' (or picked up with others before the app started, issue 29) adds that variant.
+ */
+function useChosenVariant(product: Product) {
+  const [params] = useSearchParams();
+  const { hash } = useLocation();
+  const navigate = useNavigate();
+  const inAddress = params.get('variant');
+  const [chosen, setChosen] = useState({ inAddress, id: inAddress });
+  let id = chosen.id;
+  if (chosen.inAddress !== inAddress) {
+    // The address changed (this page's own choice arriving there, or a link): it says which.
+    setChosen({ inAddress, id: inAddress });
+    id = inAddress;
+  }
+  const variant = selectedVariant(product, id);
+  const choose = (next: ProductVariant) => {
+    setChosen({ inAddress, id: next._id });
+    const search = new URLSearchParams(params);
+    search.set('variant', next._id);
+    void navigate({ search: `?${search.toString()}`, hash }, { replace: true });
+  };
+  return [variant, choose] as const;
+}
+
 function ProductDetails({ product, reviews, addToCart }: ProductPageSlots & { product: Product }) {
+  const [chosen, choose] = useChosenVariant(product);
+  // A product without options is sold in one form and shows what it always did: the spec's fields, which
+  // are its only variant's (decision 007).
+  const variant = product.options.length > 0 ? chosen : undefined;
+  const price = variant ? variant.price : product.productPrice;
+  const stock = variant ? variant.stockQuantity : product.stockQuantity;
   return (
     <article>
       <div className="grid gap-8 md:grid-cols-2 md:gap-12">
@@ -196,10 +260,27 @@ function ProductDetails({ product, reviews, addToCart }: ProductPageSlots & { pr
               ({product.reviewCount} {product.reviewCount === 1 ? 'review' : 'reviews'})
             </a>
           </div>
-          <Price value={product.productPrice} className="text-3xl font-bold text-lime-300" />
-          <p className="text-zinc-300">In stock: {product.stockQuantity}</p>
+          <Price value={price} className="text-3xl font-bold text-lime-300" />
+          {variant && (
+            <>
+              <VariantPicker product={product} current={variant} onChoose={choose} />
+              {/* What a choice came to (it may change another option too, and the price), said once. */}
+              <p role="status" className="sr-only">
+                {`${variantTitle(product.options, variant.options)}: ${formatDollars(price)}, ${
+                  stock > 0 ? `in stock: ${stock}` : 'sold out'
+                }`}
+              </p>
+            </>
+          )}
+          <p className="text-zinc-300">In stock: {stock}</p>
           <p className="whitespace-pre-line text-zinc-200">{product.productDescription}</p>
-          <BuyBox key={product._id} product={product} addToCart={addToCart} />
+          <BuyBox
+            key={product._id}
+            productId={product._id}
+            variantId={variant?._id}
+            stock={stock}
+            addToCart={addToCart}
+          />
         </div>
       </div>
       {reviews?.(product)}

@@ -1,5 +1,6 @@
 import { formatCents, formatDollars, toCents, type Order, type OrderTotals } from '@pixel-vault/shared';
-import type { CartItem } from '../../app/cartSlice';
+import { ItemName } from '../../ui/ItemName';
+import { cartLineKey, type CartItem } from '../../app/cartSlice';
 
 function Row({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
   return (
@@ -46,7 +47,7 @@ export function CheckoutSummary({
       </h2>
       <ul aria-label="Items in your order" className="flex flex-col">
         {items.map((item) => (
-          <li key={item.product} className="flex items-center gap-3 border-b-2 border-zinc-800 py-3">
+          <li key={cartLineKey(item)} className="flex items-center gap-3 border-b-2 border-zinc-800 py-3">
             {item.image ? (
               <img
                 src={item.image}
@@ -59,7 +60,7 @@ export function CheckoutSummary({
               <div aria-hidden="true" className="no-image h-14 w-14 shrink-0 border-2 border-zinc-700" />
             )}
             <div className="min-w-0 flex-1">
-              <p className="font-semibold break-words text-zinc-100">{item.name}</p>
+              <ItemName name={item.name} variantTitle={item.variantTitle} />
               <p className="text-sm text-zinc-400 tabular-nums">
                 {item.qty} × {formatDollars(item.price)}
               </p>

@@ -470,3 +470,32 @@ describe('checkout: PayPal in demo mode', () => {
     expect(screen.getByText(/Prices were updated/)).toBeInTheDocument();
   });
 });
+
+describe('checkout: tiers of a game (issue 31)', () => {
+  it("shows each line's tier under its name and orders that variant; a line without one names none", async () => {
+    const user = userEvent.setup();
+    const order = makeOrder();
+    const shop = fakeShop({ orders: [order] });
+    const boxed = makeCartItem({
+      name: 'Zelda II',
+      variant: '00000000-0000-4000-b000-0000000000b1',
+      variantTitle: 'Complete in box / PAL',
+      price: 150,
+    });
+    // Stored before variants, or a product sold in one form: the server sells its default variant.
+    const plain = makeCartItem({ name: 'Tetris', price: 19.99 });
+    renderCheckout({ items: [boxed, plain] });
+    const items = within(screen.getByRole('list', { name: 'Items in your order' }));
+    expect(items.getByText('Complete in box / PAL').previousElementSibling).toHaveTextContent('Zelda II');
+    expect(items.getByText('Tetris').nextElementSibling).toBeNull();
+
+    await toPayment(user);
+    await user.click(await screen.findByRole('button', { name: 'Demo payment — no money moves' }));
+    await waitFor(() => expect(location()).toBe(`/order-confirmation/${order._id}`));
+    const [sentBoxed, sentPlain] = (shop.calls('POST', '/api/orders')[0]!.body as { orderItems: object[] })
+      .orderItems;
+    expect(sentBoxed).toMatchObject({ product: boxed.product, variant: boxed.variant, itemQuantity: 1 });
+    expect(sentPlain).toMatchObject({ product: plain.product, itemQuantity: 1 });
+    expect(sentPlain).not.toHaveProperty('variant');
+  });
+});

@@ -7,7 +7,13 @@ import { makeCartItem } from '../../test/factories';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { makeUser } from '../../test/users';
-import { initialCartState, updateQty, type PaymentMethod } from '../../app/cartSlice';
+import {
+  addToCart,
+  initialCartState,
+  removeFromCart,
+  updateQty,
+  type PaymentMethod,
+} from '../../app/cartSlice';
 import { makeOrder } from '../../test/orders';
 import PlaceOrderPage from './PlaceOrderPage';
 import { fakeShop } from './test-server';
@@ -171,5 +177,57 @@ describe('checkout: a new order after the cart changed replaces the earlier one'
     expect(amount('Applied amount')).toBe('$35.00');
     expect(amount('Remainder')).toBe('$24.97');
     expect(await screen.findByRole('button', { name: 'Demo payment — no money moves' })).toBeEnabled();
+  });
+});
+
+describe('checkout: another tier of the same game (issue 31)', () => {
+  it('is another order, sent with its variant, replacing the earlier one', async () => {
+    const user = userEvent.setup();
+    const first = makeOrder();
+    const second = makeOrder();
+    const shop = fakeShop({
+      orders: [first, second],
+      overrides: {
+        [`POST /api/orders/${first._id}/paypal/capture`]: () => jsonResponse({ message: 'Declined' }, 402),
+      },
+    });
+    const loose = makeCartItem({ name: 'Zelda II', variant: 'v-loose', variantTitle: 'Loose', price: 34.5 });
+    const { store } = renderWithProviders(
+      <>
+        <Routes>
+          <Route path="/place-order" element={<PlaceOrderPage />} />
+          <Route path="/order-confirmation/:orderId" element={<p>Confirmation page</p>} />
+        </Routes>
+        <LocationProbe />
+      </>,
+      {
+        route: '/place-order',
+        preloadedState: {
+          auth: { userInfo: makeUser({ email: 'ada@example.com' }) },
+          cart: {
+            ...initialCartState,
+            cartItems: [loose],
+            shippingAddress: ADDRESS,
+            paymentMethod: 'paypal',
+          },
+        },
+      },
+    );
+    await toPayment(user);
+    await user.click(await screen.findByRole('button', { name: 'Demo payment — no money moves' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error: Declined');
+
+    // The same game, quantity and price, in another tier.
+    act(() => {
+      store.dispatch(removeFromCart(loose));
+      store.dispatch(addToCart({ ...loose, variant: 'v-boxed', variantTitle: 'Complete in box' }));
+    });
+    await user.click(screen.getByRole('button', { name: 'Demo payment — no money moves' }));
+    await waitFor(() => expect(location()).toBe(`/order-confirmation/${second._id}`));
+    const created = shop.calls('POST', '/api/orders');
+    expect(created.map((c) => replaces(c.body))).toEqual([undefined, first._id]);
+    expect(
+      created.map((c) => (c.body as { orderItems: { variant?: string }[] }).orderItems[0]?.variant),
+    ).toEqual(['v-loose', 'v-boxed']);
   });
 });

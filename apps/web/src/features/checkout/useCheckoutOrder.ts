@@ -12,9 +12,9 @@ interface Current {
   created: Order;
 }
 
-/** What the order was made from: another cart or address needs another order. */
+/** What the order was made from: another cart (issue 31: another tier too) or address needs another order. */
 function signatureOf(items: readonly CartItem[], address: ShippingAddress | null): string {
-  return JSON.stringify([items.map((i) => [i.product, i.qty]), address]);
+  return JSON.stringify([items.map((i) => [i.product, i.variant ?? null, i.qty]), address]);
 }
 
 /**
@@ -53,6 +53,8 @@ export function useCheckoutOrder(
     const created = await createOrder({
       orderItems: items.map((i) => ({
         product: i.product,
+        // Issue 31: the tier in the cart; a line without one is the product's default variant.
+        ...(i.variant && { variant: i.variant }),
         itemQuantity: i.qty,
         itemName: i.name,
         itemPrice: i.price,

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { toDollars, type Order, type OrderItem, type ShippingAddress } from '@pixel-vault/shared';
 // Prices go through the shop's <Price>: it also keeps this shared chunk tied to the first download.
 import { Price } from '../../ui/Price';
+import { ItemName } from '../../ui/ItemName';
 import { lineQuantity, lineTotalCents } from '../../ui/orderMath';
 
 /**
@@ -39,7 +40,7 @@ export function OrderItemsList({
           )}
           <div className="flex min-w-0 flex-1 flex-col gap-2">
             <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
-              <p className="font-semibold break-words text-zinc-100">{item.itemName}</p>
+              <ItemName name={item.itemName} variantTitle={item.variantTitle} />
               <p className="shrink-0 text-zinc-300 tabular-nums">
                 {lineQuantity(item)} x <Price value={item.itemPrice} /> ={' '}
                 <Price value={toDollars(lineTotalCents(item))} />

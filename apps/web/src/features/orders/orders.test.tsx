@@ -505,3 +505,46 @@ describe('OrderConfirmationPage', () => {
     expect(screen.queryByRole('heading', { name: 'Thank you for your order!' })).not.toBeInTheDocument();
   });
 });
+
+describe("an order's tiers (issue 31)", () => {
+  it('shows the tier bought under the name in the confirmation, the order detail and the admin order detail', async () => {
+    const order = paid(
+      makeOrder({
+        orderItems: [
+          makeOrderItem({ itemName: 'Zelda II', variantTitle: 'Complete in box / PAL', itemPrice: 150 }),
+          makeOrderItem({ itemName: 'Zelda II', variantTitle: 'Loose / NTSC-U', itemPrice: 34.5 }),
+          makeOrderItem({ itemName: 'Tetris', variantTitle: '' }),
+        ],
+      }),
+    );
+    serveOrders([order]);
+    for (const route of [
+      `/order-confirmation/${order._id}`,
+      `/order/${order._id}`,
+      `/admin/order/${order._id}`,
+    ]) {
+      const { unmount } = renderWithProviders(
+        <Routes>
+          <Route path="/order/:orderId" element={<OrderDetailPage />} />
+          <Route path="/order-confirmation/:orderId" element={<OrderConfirmationPage />} />
+          <Route path="/admin/order/:orderId" element={<AdminOrderPage />} />
+        </Routes>,
+        { route, preloadedState: { auth: { userInfo: makeUser({ isAdmin: route.startsWith('/admin') }) } } },
+      );
+      const list = await screen.findByRole('list', { name: 'Order items' });
+      // The title line right under the name; none for a product sold in one form.
+      const titles = within(list)
+        .getAllByRole('listitem')
+        .map((item) => {
+          const name = within(item).getByText(/^(Zelda II|Tetris)$/, { selector: 'p' });
+          return [name.textContent, name.nextElementSibling?.textContent ?? null];
+        });
+      expect(titles, route).toEqual([
+        ['Zelda II', 'Complete in box / PAL'],
+        ['Zelda II', 'Loose / NTSC-U'],
+        ['Tetris', null],
+      ]);
+      unmount();
+    }
+  });
+});
