@@ -1055,14 +1055,6 @@ const TIERS: Record<string, Pick<SeedProduct, 'options' | 'variants'>> = {
       tier('PPD-NEW', { Condition: 'New' }, 12999, 1),
     ],
   },
-  'Dungeon Depths II: The Amber Crypt': {
-    options: [CONDITION('Loose', 'Complete in box'), REGION],
-    variants: [
-      tier('DD2-L-U', { Condition: 'Loose', Region: 'NTSC-U' }, 12999, 1),
-      tier('DD2-L-P', { Condition: 'Loose', Region: 'PAL' }, 10999, 1),
-      tier('DD2-CIB-U', { Condition: 'Complete in box', Region: 'NTSC-U' }, 27999, 0),
-    ],
-  },
   'Thunder Fist Arena': {
     options: [CONDITION('Complete in box', 'New')],
     variants: [
