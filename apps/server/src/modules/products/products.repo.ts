@@ -4,6 +4,7 @@ import {
   PRODUCT_PAGE_REVIEWS,
   type Product,
   type ProductOption,
+  type ProductVariant,
   reviewerName,
   toDollars,
 } from '@pixel-vault/shared';
@@ -20,6 +21,17 @@ import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 
 // The catalogue's queries and the one mapping of a product row to the spec's Product (split from
 // products.service.ts, issue 28).
+
+/** A variant as the API answers it (issue 31): dollars, `_id`, the spec's `stockQuantity`. */
+function toVariantDto(v: VariantJson): ProductVariant {
+  return {
+    _id: v.id,
+    sku: v.sku,
+    options: v.options,
+    price: toDollars(v.priceCents),
+    stockQuantity: v.stock,
+  };
+}
 
 /**
  * What the audit log keeps of a product: the spec's fields (price and stock: its default variant's),
@@ -48,13 +60,7 @@ export async function auditView(tx: Executor, row: ProductRow) {
     reviewCount: row.reviewCount,
     productImage: images.map((i) => i.url),
     options: row.options,
-    variants: variants.map((v) => ({
-      _id: v.id,
-      sku: v.sku,
-      options: v.options,
-      price: toDollars(v.priceCents),
-      stockQuantity: v.stock,
-    })),
+    variants: variants.map(toVariantDto),
   };
 }
 
@@ -189,13 +195,7 @@ export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = rela
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     options: row.options,
-    variants: variants.map((v) => ({
-      _id: v.id,
-      sku: v.sku,
-      options: v.options,
-      price: toDollars(v.priceCents),
-      stockQuantity: v.stock,
-    })),
+    variants: variants.map(toVariantDto),
     priceRange: { min: toDollars(min), max: toDollars(max) },
   };
 }

@@ -28,8 +28,10 @@ afterEach(() => {
 
 const ADDRESS = { address: '1 Main St', city: 'Sacramento', postalCode: '95814', country: 'USA' };
 
-function renderCheckout(paymentMethod: PaymentMethod) {
-  const item = makeCartItem({ name: 'Tetris', price: 45.2, qty: 1, countInStock: 5 });
+function renderCheckout(
+  paymentMethod: PaymentMethod,
+  item = makeCartItem({ name: 'Tetris', price: 45.2, qty: 1, countInStock: 5 }),
+) {
   const rendered = renderWithProviders(
     <>
       <Routes>
@@ -192,27 +194,7 @@ describe('checkout: another tier of the same game (issue 31)', () => {
       },
     });
     const loose = makeCartItem({ name: 'Zelda II', variant: 'v-loose', variantTitle: 'Loose', price: 34.5 });
-    const { store } = renderWithProviders(
-      <>
-        <Routes>
-          <Route path="/place-order" element={<PlaceOrderPage />} />
-          <Route path="/order-confirmation/:orderId" element={<p>Confirmation page</p>} />
-        </Routes>
-        <LocationProbe />
-      </>,
-      {
-        route: '/place-order',
-        preloadedState: {
-          auth: { userInfo: makeUser({ email: 'ada@example.com' }) },
-          cart: {
-            ...initialCartState,
-            cartItems: [loose],
-            shippingAddress: ADDRESS,
-            paymentMethod: 'paypal',
-          },
-        },
-      },
-    );
+    const { store } = renderCheckout('paypal', loose);
     await toPayment(user);
     await user.click(await screen.findByRole('button', { name: 'Demo payment — no money moves' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Error: Declined');
