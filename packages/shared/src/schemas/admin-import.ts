@@ -2,14 +2,53 @@ import { z } from 'zod';
 
 /**
  * Product CSV import (issue 15): POST /api/admin/import/products, multipart field `file` holding the
- * products export's columns (PRODUCT_CSV_COLUMNS). A row with an empty `_id` creates a product, a row
- * with an `_id` updates that product. A file with any error changes nothing.
+ * products export's columns (PRODUCT_CSV_COLUMNS, and with them, or not at all, VARIANT_CSV_COLUMNS).
+ * A product with an empty `_id` is created, one with an `_id` updated. A file with any error changes
+ * nothing (docs/admin-import.md).
  */
+
+/** A product's columns: one row a product, as the export wrote them before variants (issue 15). */
+export const PRODUCT_CSV_COLUMNS = [
+  '_id',
+  'productName',
+  'productCategory',
+  'productDescription',
+  'productPrice',
+  'stockQuantity',
+  'productImage',
+] as const;
+
+/** Each option's pair of columns: option N is the product's Nth option (issue 31). */
+export const OPTION_CSV_COLUMNS = [
+  { name: 'option1Name', value: 'option1Value' },
+  { name: 'option2Name', value: 'option2Value' },
+  { name: 'option3Name', value: 'option3Value' },
+] as const;
+
+/**
+ * A variant's columns (issue 31, as Shopify's product CSV): with them, a file has one row per variant,
+ * the product's columns repeated on each. They come all together or not at all.
+ */
+export const VARIANT_CSV_COLUMNS = [
+  'variantId',
+  'sku',
+  'option1Name',
+  'option1Value',
+  'option2Name',
+  'option2Value',
+  'option3Name',
+  'option3Value',
+  'variantPrice',
+  'variantStock',
+] as const;
+
+/** The products export's columns, in order: a row per live variant. */
+export const PRODUCTS_EXPORT_COLUMNS = [...PRODUCT_CSV_COLUMNS, ...VARIANT_CSV_COLUMNS] as const;
 
 export const PRODUCTS_IMPORT_PATH = '/api/admin/import/products';
 /** The largest file accepted, in bytes (5,000 rows with long descriptions fit several times over). */
 export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
-/** The most data rows in one file. */
+/** The most data rows in one file (products, or variants with the variant columns). */
 export const MAX_IMPORT_ROWS = 10_000;
 /** At most this many row errors are listed. */
 export const MAX_IMPORT_ERRORS_LISTED = 100;
@@ -23,14 +62,20 @@ export const ProductsImportQuery = z.object({
 });
 export type ProductsImportQuery = z.infer<typeof ProductsImportQuery>;
 
-/** What importing one data row does (or would do, in a dry run). `row` counts data rows from 1. */
+/**
+ * What importing one product does (or would do, in a dry run). `row` counts data rows from 1: the
+ * product's row, or the first of its rows in a file with the variant columns.
+ */
 export const ProductImportChange = z.object({
   row: z.number().int(),
   action: z.enum(['create', 'update', 'unchanged']),
   /** The product's id: null for a product still to be created (dry run). */
   _id: z.string().nullable(),
   productName: z.string(),
-  /** For `update`: the columns whose values change (for example `["productPrice", "stockQuantity"]`). */
+  /**
+   * For `update`: the columns whose values change (for example `["productPrice", "stockQuantity"]`);
+   * with the variant columns also `options` and `variants` (docs/admin-import.md).
+   */
   fields: z.array(z.string()),
 });
 export type ProductImportChange = z.infer<typeof ProductImportChange>;
@@ -50,7 +95,7 @@ export const ProductsImportResult = z.object({
   updated: z.number().int(),
   unchanged: z.number().int(),
   errors: z.array(ProductImportError),
-  /** Every row's change, in file order (empty when there are errors). */
+  /** Every product's change, in file order (empty when there are errors). */
   changes: z.array(ProductImportChange),
 });
 export type ProductsImportResult = z.infer<typeof ProductsImportResult>;

@@ -77,17 +77,6 @@ export const OrdersExportQuery = z
   });
 export type OrdersExportQuery = z.infer<typeof OrdersExportQuery>;
 
-/** The products export's columns, in order (the import of a later part reads the same). */
-export const PRODUCT_CSV_COLUMNS = [
-  '_id',
-  'productName',
-  'productCategory',
-  'productDescription',
-  'productPrice',
-  'stockQuantity',
-  'productImage',
-] as const;
-
 export const ORDER_CSV_COLUMNS = [
   '_id',
   'orderNumber',

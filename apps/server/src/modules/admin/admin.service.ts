@@ -6,20 +6,15 @@ import {
   type AdminStatsQuery,
   ORDER_CSV_COLUMNS,
   type OrdersExportQuery,
-  PRODUCT_CSV_COLUMNS,
+  nameWithVariant,
+  PRODUCTS_EXPORT_COLUMNS,
   type ProductOption,
   toDollars,
   variantTitle,
 } from '@pixel-vault/shared';
 import { type Database, queryRows } from '../../db/client.js';
-import {
-  isDefaultVariant,
-  orderItems,
-  orders,
-  productImages,
-  productVariants,
-  products,
-} from '../../db/schema/index.js';
+import { orderItems, orders, productVariants, products } from '../../db/schema/index.js';
+import { productExportRows } from './admin.products-export.js';
 
 /** Rows per query of an export: 100,000 orders are read 1,000 at a time, never all at once. */
 export const EXPORT_BATCH = 1000;
@@ -82,7 +77,7 @@ const dayStart = (day: string, timeZone: string) => sql`(${day}::date::timestamp
 /**
  * A spreadsheet runs a cell beginning with = + - @ (or a tab or carriage return before one) as a
  * formula: such a cell is written with a leading ' so it stays text (OWASP "CSV injection"). A cell
- * that itself begins with ' gets one too, so the import (admin.import.ts `unneutralise`) can take
+ * that itself begins with ' gets one too, so the import (admin.import.csv.ts `unneutralise`) can take
  * off exactly the ones added here: a description that really starts with '= survives the round trip.
  */
 export function neutralise(cell: string): string {
@@ -263,6 +258,7 @@ export function createAdminService({
         .select({
           orderId: orderItems.orderId,
           name: orderItems.name,
+          variantTitle: orderItems.variantTitle,
           quantity: orderItems.quantity,
           unitPriceCents: orderItems.unitPriceCents,
         })
@@ -276,7 +272,7 @@ export function createAdminService({
         .orderBy(asc(orderItems.orderId), asc(orderItems.name), asc(orderItems.id));
       const itemsOf = new Map<string, string[]>();
       for (const line of lines) {
-        const text = `${line.quantity} x ${line.name} @ ${money(line.unitPriceCents)}`;
+        const text = `${line.quantity} x ${nameWithVariant(line.name, line.variantTitle)} @ ${money(line.unitPriceCents)}`;
         itemsOf.set(line.orderId, [...(itemsOf.get(line.orderId) ?? []), text]);
       }
       for (const o of page) {
@@ -303,45 +299,6 @@ export function createAdminService({
     }
   }
 
-  /** Live products by id (the primary key is the keyset), images as stored, separated by spaces. */
-  async function* productRows() {
-    let after: string | undefined;
-    for (;;) {
-      const page = await queryRows<{
-        id: string;
-        name: string;
-        category: string;
-        description: string;
-        price_cents: number;
-        stock: number;
-        images: string | null;
-      }>(
-        db,
-        sql`select p.id, p.name, p.category, p.description, v.price_cents, v.stock,
-              (select string_agg(i.url, ' ' order by i.position) from ${productImages} i
-                where i.product_id = p.id) as images
-            from ${products} p
-            join ${productVariants} v on v.product_id = p.id and ${isDefaultVariant('v')}
-            where p.deleted_at is null ${after ? sql`and p.id > ${after}::uuid` : sql``}
-            order by p.id
-            limit ${EXPORT_BATCH}`,
-      );
-      for (const p of page) {
-        yield {
-          _id: p.id,
-          productName: p.name,
-          productCategory: p.category,
-          productDescription: p.description,
-          productPrice: money(Number(p.price_cents)),
-          stockQuantity: Number(p.stock),
-          productImage: p.images ?? '',
-        };
-      }
-      if (page.length < EXPORT_BATCH) return;
-      after = page[page.length - 1]?.id;
-    }
-  }
-
   return {
     stats,
     ordersCsv(query) {
@@ -351,7 +308,7 @@ export function createAdminService({
     productsCsv() {
       return {
         filename: `products-${dayIn(clock(), timeZone)}.csv`,
-        stream: csvStream(PRODUCT_CSV_COLUMNS, productRows(), onStreamError),
+        stream: csvStream(PRODUCTS_EXPORT_COLUMNS, productExportRows(db, EXPORT_BATCH), onStreamError),
       };
     },
   };

@@ -193,6 +193,10 @@ describe('ordering a variant (issue 31)', () => {
     // Read back, the order says the same.
     const read = await ctx.app.inject({ method: 'GET', url: `/api/orders/${order._id}`, headers: auth });
     expect(read.json<Order>().orderItems).toEqual(order.orderItems);
+    // And the admin's orders CSV names the tier.
+    const csv = await ctx.app.inject({ method: 'GET', url: '/api/admin/export/orders.csv', headers: admin });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain(`2 x ${p.name} (Complete in box / NTSC-U) @ 140.00`);
   });
 
   it('buys the default variant for a line naming only the product, as one line with a line naming it', async () => {
