@@ -56,6 +56,15 @@ describe('CreateProductBody and UpdateProductBody (issue 31)', () => {
     );
   });
 
+  it('trims the names and values of a variant’s options, as it trims the options’', () => {
+    const parsed = UpdateProductBody.parse({
+      options: [{ name: ' Condition ', values: [' Loose '] }],
+      variants: [{ options: { ' Condition': 'Loose ' }, price: 1, stockQuantity: 1 }],
+    });
+    expect(parsed.options).toEqual([{ name: 'Condition', values: ['Loose'] }]);
+    expect(parsed.variants?.[0]?.options).toEqual({ Condition: 'Loose' });
+  });
+
   it('refuses spec fields that contradict the first variant', () => {
     const variants = [{ ...v('Loose', 'PAL'), price: 12.5, stockQuantity: 2 }];
     expect(UpdateProductBody.safeParse({ variants, productPrice: 12.5, stockQuantity: 2 }).success).toBe(

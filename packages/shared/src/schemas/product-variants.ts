@@ -42,7 +42,13 @@ export const ProductVariantInput = z.object({
   _id: Id.optional(),
   /** Left out or empty: one is made (`PV-` and the variant's id). */
   sku: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), Sku.optional()),
-  options: z.record(z.string(), z.string(), { message: 'A variant’s options must be an object' }).default({}),
+  // Trimmed as the options' names and values are, so `" Condition"` is the option `Condition`.
+  options: z
+    .record(z.string(), z.string(), { message: 'A variant’s options must be an object' })
+    .default({})
+    .transform((values) =>
+      Object.fromEntries(Object.entries(values).map(([name, value]) => [name.trim(), value.trim()])),
+    ),
   price: money('Variant price'),
   stockQuantity: count('Variant stock'),
 });

@@ -3,42 +3,48 @@ import {
   ADD_PRODUCT_SUCCESS_MS,
   CATEGORIES,
   categoryTitle,
-  CreateProductFields,
+  CreateProductBody,
+  type CreateProductFields,
   MAX_PRODUCT_IMAGES,
 } from '@pixel-vault/shared';
-import { errorMessage } from '../../app/api';
 import { ImageDropZone, useImageFiles } from '../../ui/ImageDropZone';
 import { useAddProductMutation } from './api';
 import { Field, SelectField, TextAreaField } from './fields';
+import { checkProductForm, NO_PROBLEMS, productFormData, type ProductFormProblems } from './product-form';
+import { sendOrRefusal, type Refusal } from './submit';
+import { emptyDraft, pricingToSend } from './variant-draft';
+import { VariantsEditor } from './VariantsEditor';
 
 /**
  * The fields the form asks for. Rating and review count are not among them (issue 14): they are
  * computed from verified buyers' reviews; the server still accepts them from spec clients and ignores them.
  */
 type AskedField = Exclude<keyof CreateProductFields, 'productRating' | 'reviewCount'>;
-type FormValues = Record<AskedField, string>;
+/** Price and stock are the variants editor's (its one variant's, without options). */
+type FormValues = Record<Exclude<AskedField, 'productPrice' | 'stockQuantity'>, string>;
 
 const EMPTY: FormValues = {
   productName: '',
   productCategory: CATEGORIES[0],
   productDescription: '',
-  productPrice: '',
-  stockQuantity: '',
 };
 
 export const SUCCESS_MESSAGE = 'Product added successfully!';
 
 /**
- * Add Product (spec sections 2 and 5): every field checked with the shared CreateProductFields schema
+ * Add Product (spec sections 2 and 5): every field checked with the shared CreateProductBody schema
  * before sending, 1-4 images, sent as multipart with repeated `images`. The spec's form shows nothing
- * on failure; we show the server's message in red, since an admin needs to know why.
+ * on failure; we show the server's message in red, since an admin needs to know why. Options and
+ * variants (issue 31) go as JSON text fields, in place of the spec's price and stock.
  */
 export function AddProductSection() {
   const [values, setValues] = useState<FormValues>(EMPTY);
-  const [errors, setErrors] = useState<string[]>([]);
+  const [draft, setDraft] = useState(emptyDraft);
+  const [problems, setProblems] = useState<ProductFormProblems>(NO_PROBLEMS);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [success, setSuccess] = useState(false);
   const images = useImageFiles(MAX_PRODUCT_IMAGES);
-  const [addProduct, { isLoading, error, reset }] = useAddProductMutation();
+  const [addProduct, { isLoading }] = useAddProductMutation();
 
   useEffect(() => {
     if (!success) return;
@@ -51,29 +57,32 @@ export function AddProductSection() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSuccess(false);
-    reset();
-    const parsed = CreateProductFields.safeParse(values);
-    const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
-    if (images.items.length === 0) problems.push('Add at least one image');
-    if (!parsed.success || problems.length > 0) {
-      setErrors(problems);
+    setRefusal(null);
+    const checked = checkProductForm(CreateProductBody, { ...values, ...pricingToSend(draft) }, draft);
+    const found = checked.problems ?? NO_PROBLEMS;
+    const form = [...found.form];
+    if (images.items.length === 0) form.push('Add at least one image');
+    if (!checked.data || form.length > 0) {
+      setProblems({ form, variants: found.variants });
       return;
     }
-    setErrors([]);
-    const body = new FormData();
-    for (const item of images.items) body.append('images', item.file, item.file.name);
-    for (const [key, value] of Object.entries(parsed.data)) {
-      if (value !== undefined) body.append(key, String(value));
+    setProblems(NO_PROBLEMS);
+    const body = productFormData(checked.data, images.items);
+    const refused = await sendOrRefusal(() => addProduct(body).unwrap());
+    if (refused) {
+      // The error lines below show the server's message.
+      setRefusal(refused);
+      return;
     }
-    try {
-      await addProduct(body).unwrap();
-      setValues(EMPTY);
-      images.clear();
-      setSuccess(true);
-    } catch {
-      // The error line below shows the server's message.
-    }
+    setValues(EMPTY);
+    setDraft(emptyDraft());
+    images.clear();
+    setSuccess(true);
   }
+
+  // A SKU already in use is about the variants: said beside them.
+  const skuTaken = refusal?.code === 'SKU_TAKEN';
+  const variantProblems = skuTaken ? [...problems.variants, refusal.message] : problems.variants;
 
   return (
     <form
@@ -96,27 +105,7 @@ export function AddProductSection() {
         onChange={set('productDescription')}
         required
       />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          label="Price"
-          type="number"
-          inputMode="decimal"
-          step="0.01"
-          min="0"
-          value={values.productPrice}
-          onChange={set('productPrice')}
-          required
-        />
-        <Field
-          label="Stock Quantity"
-          type="number"
-          step="1"
-          min="0"
-          value={values.stockQuantity}
-          onChange={set('stockQuantity')}
-          required
-        />
-      </div>
+      <VariantsEditor draft={draft} onChange={setDraft} problems={variantProblems} />
       <p className="text-sm text-zinc-400">
         A new product starts with no rating: its stars and review count come from verified buyers&apos;
         reviews.
@@ -129,16 +118,16 @@ export function AddProductSection() {
         onAdd={images.add}
         onRemove={images.remove}
       />
-      {errors.length > 0 && (
+      {problems.form.length > 0 && (
         <ul role="alert" className="text-red-500">
-          {errors.map((message) => (
+          {problems.form.map((message) => (
             <li key={message}>{message}</li>
           ))}
         </ul>
       )}
-      {error && (
+      {refusal && !skuTaken && (
         <p role="alert" className="text-red-500">
-          {errorMessage(error)}
+          {refusal.message}
         </p>
       )}
       <div role="status" aria-live="polite">

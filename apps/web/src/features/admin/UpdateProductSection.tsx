@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { UpdateProductFields, type Product } from '@pixel-vault/shared';
+import { UpdateProductBody, type Product } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Modal } from '../../ui/Modal';
@@ -8,28 +8,48 @@ import { Spinner } from '../../ui/Spinner';
 import { useGetProductToEditQuery, useUpdateProductMutation } from './api';
 import { PRODUCT_PARAM } from './dashboardLinks';
 import { Field, TextAreaField } from './fields';
+import { checkProductForm, NO_PROBLEMS, type ProductFormProblems } from './product-form';
 import { ProductSearchList } from './ProductSearchList';
-import { validateAndSend } from './submit';
+import { sendOrRefusal } from './submit';
+import { draftFromProduct, pricingToSend } from './variant-draft';
+import { VariantsEditor } from './VariantsEditor';
 
 function EditProductModal({ product, onClose }: { product: Product; onClose: () => void }) {
   const [values, setValues] = useState({
     productName: product.productName,
-    productPrice: String(product.productPrice),
-    stockQuantity: String(product.stockQuantity),
     productDescription: product.productDescription,
   });
-  const [errors, setErrors] = useState<string[]>([]);
+  // Its options and variants with their ids: the whole list goes back, a removed row is not in it.
+  const [draft, setDraft] = useState(() => draftFromProduct(product));
+  const [problems, setProblems] = useState<ProductFormProblems>(NO_PROBLEMS);
   const [updateProduct, { isLoading }] = useUpdateProductMutation();
   const titleId = useId();
+  const hadOptions = product.options.length > 0 || product.variants.length > 1;
   const set = (key: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const problems = await validateAndSend(UpdateProductFields, values, (body) =>
-      updateProduct({ id: product._id, body }).unwrap(),
+    const { productName, productDescription } = values;
+    // The spec's field order, as this form has always sent it.
+    const { productPrice, stockQuantity, ...variants } = pricingToSend(draft, hadOptions);
+    const input = { productName, productPrice, stockQuantity, productDescription, ...variants };
+    const checked = checkProductForm(UpdateProductBody, input, draft);
+    if (!checked.data) {
+      setProblems(checked.problems);
+      return;
+    }
+    const body = checked.data;
+    const refused = await sendOrRefusal(() => updateProduct({ id: product._id, body }).unwrap());
+    if (!refused) {
+      onClose();
+      return;
+    }
+    // A SKU already in use is about the variants: said beside them.
+    setProblems(
+      refused.code === 'SKU_TAKEN'
+        ? { form: [], variants: [refused.message] }
+        : { form: [refused.message], variants: [] },
     );
-    if (problems.length > 0) setErrors(problems);
-    else onClose();
   }
 
   return (
@@ -39,33 +59,16 @@ function EditProductModal({ product, onClose }: { product: Product; onClose: () 
           Edit {product.productName}
         </h3>
         <Field label="Name" value={values.productName} onChange={set('productName')} required />
-        <Field
-          label="Price"
-          type="number"
-          step="0.01"
-          min="0"
-          value={values.productPrice}
-          onChange={set('productPrice')}
-          required
-        />
-        <Field
-          label="Stock Quantity"
-          type="number"
-          step="1"
-          min="0"
-          value={values.stockQuantity}
-          onChange={set('stockQuantity')}
-          required
-        />
         <TextAreaField
           label="Description"
           value={values.productDescription}
           onChange={set('productDescription')}
           required
         />
-        {errors.length > 0 && (
+        <VariantsEditor draft={draft} onChange={setDraft} problems={problems.variants} />
+        {problems.form.length > 0 && (
           <ul role="alert" className="text-red-500">
-            {errors.map((message) => (
+            {problems.form.map((message) => (
               <li key={message}>{message}</li>
             ))}
           </ul>
@@ -111,7 +114,10 @@ function LinkedProduct({ productId, onClose }: { productId: string; onClose: () 
   return <EditProductModal product={product} onClose={onClose} />;
 }
 
-/** Update Product (spec section 2): name, price, stock and description in a modal that closes after saving. */
+/**
+ * Update Product (spec section 2): name, price, stock and description in a modal that closes after
+ * saving; and the product's options and variants (issue 31).
+ */
 export function UpdateProductSection() {
   const [params, setParams] = useSearchParams();
   const linked = params.get(PRODUCT_PARAM);

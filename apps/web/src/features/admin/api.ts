@@ -14,7 +14,7 @@ import {
   type Product,
   type ProductListResponse,
   type PublicUser,
-  type UpdateProductFields,
+  type UpdateProductBody,
   type AdminReview,
   type AdminReviewPage,
   type OrdersExportQuery,
@@ -85,7 +85,7 @@ export const adminApi = api.injectEndpoints({
       query: (body) => ({ url: 'api/products/add-new', method: 'POST', body }),
       invalidatesTags: [PRODUCT_LIST],
     }),
-    updateProduct: build.mutation<Product, { id: string; body: UpdateProductFields }>({
+    updateProduct: build.mutation<Product, { id: string; body: UpdateProductBody }>({
       query: ({ id: productId, body }) => ({
         url: `api/products/update/${id(productId)}`,
         method: 'PUT',
