@@ -45,6 +45,8 @@ import { type RefundsService, createRefundsService } from './modules/payments/re
 import { currentOf } from './modules/products/products.answers.js';
 import { productsRoutes } from './modules/products/products.routes.js';
 import { CATALOGUE_CHANNEL, createCatalogueSync } from './modules/products/products.sync.js';
+import { promotionsRoutes } from './modules/promotions/promotions.routes.js';
+import { type PromotionsService, createPromotionsService } from './modules/promotions/promotions.service.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { type ReviewsService, createReviewsService } from './modules/reviews/reviews.service.js';
 import { seoRoutes } from './modules/seo/seo.routes.js';
@@ -78,6 +80,10 @@ export interface RateLimits {
   giftCardCodesAddress: RateLimit;
   /** Review writes (POST and PUT) per customer (in the database; issue 14). */
   reviews: RateLimit;
+  /** Wrong discount codes per customer (issue 32; in the database, or Redis). */
+  discountCodes: RateLimit;
+  /** Wrong discount codes per address, whichever customer sends them. */
+  discountCodesAddress: RateLimit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -91,6 +97,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   giftCardCodes: { max: 10, windowMs: 15 * 60_000 },
   giftCardCodesAddress: { max: 30, windowMs: 15 * 60_000 },
   reviews: { max: 20, windowMs: 60 * 60_000 },
+  discountCodes: { max: 10, windowMs: 15 * 60_000 },
+  discountCodesAddress: { max: 30, windowMs: 15 * 60_000 },
 };
 
 export interface AppDeps {
@@ -131,6 +139,7 @@ export interface Services {
   refunds: RefundsService;
   audit: AuditService;
   reviews: ReviewsService;
+  promotions: PromotionsService;
 }
 
 declare module 'fastify' {
@@ -303,8 +312,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const unlisten = await sync.listen(products);
     app.addHook('onClose', async () => unlisten());
   }
+  const limiter = config.redisUrl
+    ? await redisLimiter(config.redisUrl, app)
+    : createLimiter({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  const promotions = createPromotionsService({
+    db,
+    limiter,
+    codeLimits: { perAccount: limits.discountCodes, perAddress: limits.discountCodesAddress },
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
   const orders = createOrdersService({
     db,
+    codes: promotions,
     products,
     mailer: deps.mailer,
     holdMinutes: config.orderHoldMinutes,
@@ -313,9 +332,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     lowStock: { threshold: config.lowStockThreshold, to: config.contactTo },
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  const limiter = config.redisUrl
-    ? await redisLimiter(config.redisUrl, app)
-    : createLimiter({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
   const giftCards = createGiftCardsService({
     db,
     orders,
@@ -362,6 +378,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       writeLimit: limits.reviews,
       ...(deps.clock ? { clock: deps.clock } : {}),
     }),
+    promotions,
   };
   app.decorate('services', services);
 
@@ -397,6 +414,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(contactRoutes, { contact: services.contact, limits, limiter });
   await app.register(ordersRoutes, { orders: services.orders });
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });
+  await app.register(promotionsRoutes, { promotions, quote: orders.quote });
   await app.register(paymentsRoutes, {
     payments: services.payments,
     refunds: services.refunds,

@@ -19,3 +19,4 @@ export * from './schemas/admin-stats.js';
 export * from './schemas/admin-import.js';
 export * from './entry-loader.js';
 export * from './countries.js';
+export * from './schemas/promotions.js';

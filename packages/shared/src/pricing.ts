@@ -48,3 +48,96 @@ export function priceOrder(lines: readonly PricedLine[]): OrderTotals {
   const shipping = shippingCents(itemsCents);
   return { itemsCents, taxCents: tax, shippingCents: shipping, totalCents: itemsCents + tax + shipping };
 }
+
+/**
+ * A discount code's effect (issue 32): `percentage` (1-100, of the lines it applies to), `fixed`
+ * (cents, off those lines, at most their subtotal) or `free_shipping`.
+ */
+export type DiscountKind = 'percentage' | 'fixed' | 'free_shipping';
+
+export interface Discount {
+  kind: DiscountKind;
+  /** Percent for `percentage`, cents for `fixed`, 0 for `free_shipping`. */
+  value: number;
+}
+
+export interface DiscountableLine extends PricedLine {
+  /** The code applies to this line (its category or product is the code's, or the code is for everything). */
+  eligible: boolean;
+}
+
+export interface DiscountedTotals extends OrderTotals {
+  /** Taken off the items (spec `price` stays the subtotal before it): totalCents is what is owed. */
+  discountCents: Cents;
+  /** Each line's share of the discount, in the lines' order; they add up to discountCents. */
+  lineDiscountCents: Cents[];
+  /** The subtotal of the lines the discount applies to, before it. */
+  eligibleCents: Cents;
+}
+
+/**
+ * `totalCents` split over `weights` in proportion, in whole cents that add up to it: each share is
+ * rounded down and the cents left go to the largest remainders (the first line on a tie).
+ */
+export function spreadCents(totalCents: Cents, weights: readonly Cents[]): Cents[] {
+  const whole = weights.reduce((sum, w) => sum + w, 0);
+  if (whole <= 0 || totalCents <= 0) return weights.map(() => 0);
+  const shares = weights.map((w) => Math.floor((totalCents * w) / whole));
+  let left = totalCents - shares.reduce((sum, s) => sum + s, 0);
+  const byRemainder = weights
+    .map((w, i) => ({ i, remainder: (totalCents * w) % whole }))
+    .filter((r) => weights[r.i]! > 0)
+    .sort((a, b) => b.remainder - a.remainder || a.i - b.i);
+  for (const { i } of byRemainder) {
+    if (left <= 0) break;
+    shares[i]! += 1;
+    left -= 1;
+  }
+  return shares;
+}
+
+/** What a discount takes off lines whose eligible subtotal is `eligibleCents` (never more than it). */
+export function discountOff(discount: Discount, eligibleCents: Cents): Cents {
+  if (eligibleCents <= 0) return 0;
+  switch (discount.kind) {
+    case 'percentage':
+      return Math.min(eligibleCents, Math.round((eligibleCents * discount.value) / 100));
+    case 'fixed':
+      return Math.min(eligibleCents, discount.value);
+    case 'free_shipping':
+      return 0;
+  }
+}
+
+/**
+ * priceOrder with a discount code (issue 32), for the server to charge and the web to show: the
+ * discount comes off the lines it applies to (spread over them in proportion, to the cent); tax is
+ * 15% of the discounted subtotal; shipping is free above $100 of discounted subtotal, or with a
+ * `free_shipping` code. Without a discount it is priceOrder exactly.
+ */
+export function priceDiscountedOrder(
+  lines: readonly DiscountableLine[],
+  discount?: Discount,
+): DiscountedTotals {
+  const itemsCents = subtotalCents(lines);
+  const lineCents = lines.map((l) => l.priceCents * l.qty);
+  const eligible = lineCents.map((cents, i) => (lines[i]!.eligible ? cents : 0));
+  const eligibleCents = eligible.reduce((sum, c) => sum + c, 0);
+  const discountCents = discount ? discountOff(discount, eligibleCents) : 0;
+  const lineDiscountCents = spreadCents(discountCents, eligible);
+  const discounted = itemsCents - discountCents;
+  const tax = taxCents(discounted);
+  // An empty cart ships nothing; a cart discounted to $0 still ships.
+  const freeShipping = discount?.kind === 'free_shipping' && eligibleCents > 0;
+  const ships = itemsCents > 0 && !freeShipping && discounted <= FREE_SHIPPING_ABOVE_CENTS;
+  const shipping = ships ? SHIPPING_CENTS : 0;
+  return {
+    itemsCents,
+    discountCents,
+    lineDiscountCents,
+    eligibleCents,
+    taxCents: tax,
+    shippingCents: shipping,
+    totalCents: discounted + tax + shipping,
+  };
+}

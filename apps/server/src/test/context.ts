@@ -51,6 +51,8 @@ export const NO_RATE_LIMITS: RateLimits = {
   giftCardCodes: UNLIMITED,
   giftCardCodesAddress: UNLIMITED,
   reviews: UNLIMITED,
+  discountCodes: UNLIMITED,
+  discountCodesAddress: UNLIMITED,
 };
 
 export interface TestContext {

@@ -32,6 +32,8 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     orderItems: [makeOrderItem({ itemName: 'Tetris', itemPrice: 45.2 })],
     shippingAddress: { address: '1 Main St', city: 'Sacramento', postalCode: '95814', country: 'USA' },
     price: 45.2,
+    discountCode: null,
+    discountPrice: 0,
     shippingPrice: 7.99,
     taxPrice: 6.78,
     totalPrice: 59.97,

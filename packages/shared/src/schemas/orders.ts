@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Dollars, Id } from './common.js';
+import { OptionalDiscountCode } from './discount-code.js';
 import { GiftCardCode } from './giftcards.js';
 
 /** Spec section 3: shipping address; all four fields required (spec section 5). */
@@ -59,6 +60,11 @@ export const CreateOrderBody = z.object({
    * if it is still theirs to release; otherwise the id is ignored.
    */
   replacesOrderId: Id.optional(),
+  /**
+   * Not in the spec (issue 32): a discount code. The server decides in the order's transaction whether
+   * it applies (a refusal is a 400, or a 409 for a used-up limit) and what it takes off.
+   */
+  discountCode: OptionalDiscountCode,
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 
@@ -145,10 +151,15 @@ export const Order = z.object({
   createdAt: z.string(),
   orderItems: z.array(OrderItem),
   shippingAddress: ShippingAddress,
-  /** Items total (spec: `price`). */
+  /** Items total (spec: `price`), before any discount. */
   price: z.number(),
+  /** Issue 32: the discount code applied (upper-case) and what it took off the items, in dollars. */
+  discountCode: z.string().nullable(),
+  discountPrice: z.number(),
   shippingPrice: z.number(),
+  /** 15% of the discounted items. */
   taxPrice: z.number(),
+  /** What is owed: price - discountPrice + shippingPrice + taxPrice. */
   totalPrice: z.number(),
   paymentMethod: z.string(),
   isPaid: z.boolean(),

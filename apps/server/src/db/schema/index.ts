@@ -7,3 +7,4 @@ export * from './orders.js';
 export * from './giftcards.js';
 export * from './audit.js';
 export * from './limits.js';
+export * from './promotions.js';

@@ -50,6 +50,12 @@ export const orders = pgTable(
     taxCents: integer('tax_cents').notNull(),
     shippingCents: integer('shipping_cents').notNull(),
     totalCents: integer('total_cents').notNull(),
+    /**
+     * Issue 32: the discount code applied (upper-case, as it was then) and what it took off the items;
+     * `total_cents` is items - discount + tax + shipping. Its use is the promotion_uses row of the order.
+     */
+    discountCode: text('discount_code'),
+    discountCents: integer('discount_cents').notNull().default(0),
     paymentMethod: text('payment_method').notNull(),
     status: text('status').$type<OrderStatusValue>().notNull().default('unpaid'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
@@ -81,6 +87,10 @@ export const orders = pgTable(
     check(
       'orders_paid_at_matches_status',
       sql`(${t.status} in ('paid', 'refunded') and ${t.paidAt} is not null) or (${t.status} in ('unpaid', 'expired') and ${t.paidAt} is null) or ${t.status} = 'cancelled'`,
+    ),
+    check(
+      'orders_discount_within_items',
+      sql`${t.discountCents} >= 0 and ${t.discountCents} <= ${t.itemsCents}`,
     ),
     check(
       'orders_refunded_within_total',
@@ -118,10 +128,16 @@ export const orderItems = pgTable(
     image: text('image').notNull(),
     unitPriceCents: integer('unit_price_cents').notNull(),
     quantity: integer('quantity').notNull(),
+    /** Issue 32: this line's share of the order's discount (the shares add up to the order's). */
+    discountCents: integer('discount_cents').notNull().default(0),
   },
   (t) => [
     check('order_items_quantity_positive', sql`${t.quantity} > 0`),
     check('order_items_price_non_negative', sql`${t.unitPriceCents} >= 0`),
+    check(
+      'order_items_discount_valid',
+      sql`${t.discountCents} >= 0 and ${t.discountCents} <= ${t.unitPriceCents} * ${t.quantity}`,
+    ),
     index('order_items_order_idx').on(t.orderId),
   ],
 );

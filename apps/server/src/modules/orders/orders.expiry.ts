@@ -4,6 +4,7 @@ import { type Database, type Executor, queryRows } from '../../db/client.js';
 import { type OrderRow, orderItems, orders, payments, productVariants } from '../../db/schema/index.js';
 import { periodic } from '../../lib/periodic.js';
 import { STOCK_LSN, type StockChange, parseLsn } from '../products/products.stock.js';
+import { releaseUse } from '../promotions/promotions.repo.js';
 import { orderExpired, recordEvent } from './orders.lifecycle.js';
 import { applicationsOn, releaseApplication } from './orders.repo.js';
 
@@ -98,6 +99,9 @@ export async function releaseLocked(
       );
     }
   }
+
+  // Its discount code's use goes back too (issue 32): a code used up by orders never paid is free again.
+  if (order.discountCode !== null) await releaseUse(tx, order.id, now);
 
   await tx.update(orders).set({ status: to, restocked: true, updatedAt: now }).where(eq(orders.id, order.id));
   order.status = to;

@@ -22,6 +22,8 @@ export interface WantedLine {
 export interface PricedLine {
   productId: string;
   variantId: string;
+  /** The product's category slug (a discount code may apply to some categories only, issue 32). */
+  category: string;
   /** The variant's option values joined (`Complete in box / PAL`); empty without options. */
   variantTitle: string;
   quantity: number;
@@ -47,7 +49,7 @@ export function outOfStock(line: { name: string; variantTitle: string }, stock: 
 }
 
 /** The body's lines, merged per product and named variant (ids as PostgreSQL writes them). */
-export function wantedLines(body: CreateOrderBody): WantedLine[] {
+export function wantedLines(body: Pick<CreateOrderBody, 'orderItems'>): WantedLine[] {
   const wanted = new Map<string, WantedLine>();
   for (const line of body.orderItems) {
     const productId = line.product.toLowerCase();
@@ -63,6 +65,7 @@ export function wantedLines(body: CreateOrderBody): WantedLine[] {
 interface VariantRow {
   product_id: string;
   name: string;
+  category: string;
   product_options: ProductOption[];
   variant_id: string;
   position: number;
@@ -94,7 +97,7 @@ export async function priceLines(tx: Transaction, wanted: readonly WantedLine[])
     which.push(sql`(v.product_id in (${idList(defaults)}) and ${isDefaultVariant('v')})`);
   const rows = await queryRows<VariantRow>(
     tx,
-    sql`select p.id as product_id, p.name, p.options as product_options,
+    sql`select p.id as product_id, p.name, p.category, p.options as product_options,
           v.id as variant_id, v.position, v.options, v.price_cents, v.stock,
           (select url from product_images i where i.product_id = p.id order by i.position limit 1) as image
         from ${productVariants} v
@@ -119,6 +122,7 @@ export async function priceLines(tx: Transaction, wanted: readonly WantedLine[])
     lines.set(found.variant_id, {
       productId: found.product_id,
       variantId: found.variant_id,
+      category: found.category,
       variantTitle: variantTitle(found.product_options, found.options),
       quantity: w.quantity,
       name: found.name,

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { type CreateOrderBody, type Order, priceOrder } from '@pixel-vault/shared';
+import { type CreateOrderBody, type Order, priceDiscountedOrder } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { type OrderItemRow, orderEvents, orderItems, orders, users } from '../../db/schema/index.js';
+import {
+  type OrderItemRow,
+  type PromotionRow,
+  orderEvents,
+  orderItems,
+  orders,
+  users,
+} from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 import { AppError, isDeadlock } from '../../lib/errors.js';
 import type { PublicUrlOf } from '../../lib/urls.js';
@@ -11,6 +18,9 @@ import { type LowStockCrossing, lowStockMail } from '../admin/low-stock.mail.js'
 import { enqueueMail } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
+import { codeUnknown, discountOf, linesFor } from '../promotions/promotions.codes.js';
+import { CodeMoved, findByCode, reserveUse } from '../promotions/promotions.repo.js';
+import type { PromotionsService } from '../promotions/promotions.service.js';
 import type { StockChange } from '../products/products.stock.js';
 import { admitHold, checkHoldValue } from './orders.holds.js';
 import { eventInsert } from './orders.lifecycle.js';
@@ -32,7 +42,12 @@ export interface OrderPlacementOptions {
   clock: () => Date;
   publicUrl: PublicUrlOf;
   lowStock?: { threshold: number; to: string };
+  /** Discount codes (issue 32): found by what the shopper typed, against their wrong-code budget. */
+  codes: Pick<PromotionsService, 'lookup'>;
 }
+
+/** Who places the order: the customer, and the address they call from (for the discount-code budget). */
+export type PlaceOrder = (user: AuthUser, body: CreateOrderBody, ip?: string) => Promise<Order>;
 
 /**
  * How often a placement is tried: priced again when an admin changes a price in the middle of it, or
@@ -52,16 +67,25 @@ export function createOrderPlacement({
   clock,
   publicUrl,
   lowStock,
-}: OrderPlacementOptions): (user: AuthUser, body: CreateOrderBody) => Promise<Order> {
-  async function place(user: AuthUser, body: CreateOrderBody): Promise<Order> {
+  codes,
+}: OrderPlacementOptions): PlaceOrder {
+  async function place(user: AuthUser, body: CreateOrderBody, ip = 'internal'): Promise<Order> {
     const wanted = wantedLines(body);
+    // The code is found before the transaction, so a wrong one stays counted when the order fails.
+    let code = body.discountCode ? await codes.lookup({ user, ip }, body.discountCode) : undefined;
     // An admin's price change between the read and the reservation: the order is priced again.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await placeOnce(user, body, wanted);
+        return await placeOnce(user, body, wanted, code);
       } catch (error) {
         if (isDeadlock(error) && attempt < PLACE_ATTEMPTS) continue;
-        if (!(error instanceof PriceMoved)) throw error;
+        if (error instanceof CodeMoved && code && attempt < PLACE_ATTEMPTS) {
+          // The code changed (or its window opened or closed) meanwhile: priced again with it as it is.
+          code = await findByCode(db, code.code);
+          if (!code) throw codeUnknown();
+          continue;
+        }
+        if (!(error instanceof PriceMoved) && !(error instanceof CodeMoved)) throw error;
         if (attempt >= PLACE_ATTEMPTS) {
           throw new AppError(
             409,
@@ -73,7 +97,12 @@ export function createOrderPlacement({
     }
   }
 
-  async function placeOnce(user: AuthUser, body: CreateOrderBody, wanted: WantedLine[]): Promise<Order> {
+  async function placeOnce(
+    user: AuthUser,
+    body: CreateOrderBody,
+    wanted: WantedLine[],
+    code: PromotionRow | undefined,
+  ): Promise<Order> {
     const now = clock();
     let lowStockMails = 0;
     // The stock this placement gives back (replaced or overdue orders) and takes, in that order.
@@ -103,7 +132,11 @@ export function createOrderPlacement({
         const stock = line.stock + (holds.released.get(line.variantId) ?? 0);
         if (stock < line.quantity) throw outOfStock(line, stock);
       }
-      const totals = priceOrder(lines.map((l) => ({ priceCents: l.priceCents, qty: l.quantity })));
+      // The code's verdict on these lines (a 400 saying why it does not apply), then the one price rule.
+      const priced = code
+        ? linesFor(code, lines, now)
+        : lines.map((l) => ({ priceCents: l.priceCents, qty: l.quantity, eligible: false }));
+      const totals = priceDiscountedOrder(priced, code ? discountOf(code) : undefined);
       checkHoldValue(holds, totals.totalCents, holdLimits, now);
 
       // The order, its first timeline line and its lines are one statement (issue 13: two round trips
@@ -117,7 +150,7 @@ export function createOrderPlacement({
         actorUserId: user.id,
         at: now,
       } as const;
-      const items: OrderItemRow[] = lines.map((l) => ({
+      const items: OrderItemRow[] = lines.map((l, i) => ({
         id: randomUUID(),
         orderId,
         productId: l.productId,
@@ -127,6 +160,7 @@ export function createOrderPlacement({
         image: l.image,
         unitPriceCents: l.priceCents,
         quantity: l.quantity,
+        discountCents: totals.lineDiscountCents[i] ?? 0,
       }));
       const event = tx.$with('placed_event').as(eventInsert(tx, placed).returning({ id: orderEvents.id }));
       const itemRows = tx
@@ -145,6 +179,8 @@ export function createOrderPlacement({
           shipPostalCode: body.shippingAddress.postalCode,
           shipCountry: body.shippingAddress.country,
           itemsCents: totals.itemsCents,
+          discountCode: code?.code ?? null,
+          discountCents: totals.discountCents,
           taxCents: totals.taxCents,
           shippingCents: totals.shippingCents,
           totalCents: totals.totalCents,
@@ -171,6 +207,8 @@ export function createOrderPlacement({
         if (lowStock) await enqueueMail(tx, lowStockMail(lowStock.to, variant, lowStock.threshold));
       }
       lowStockMails = crossed.length;
+      // The code's use last of all: its row is the one every order with the code waits for.
+      if (code) await reserveUse(tx, code, orderId, user.id, now);
       return dto;
     });
     // Committed: the catalogue shows the new stock (it reads nothing again for it, issue 28).

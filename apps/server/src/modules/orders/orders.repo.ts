@@ -215,6 +215,8 @@ export function toOrderDto(
       country: row.shipCountry,
     },
     price: toDollars(row.itemsCents),
+    discountCode: row.discountCode,
+    discountPrice: toDollars(row.discountCents),
     shippingPrice: toDollars(row.shippingCents),
     taxPrice: toDollars(row.taxCents),
     totalPrice: toDollars(row.totalCents),

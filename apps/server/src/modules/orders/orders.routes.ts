@@ -36,7 +36,8 @@ export async function ordersRoutes(app: App, { orders }: { orders: OrdersService
   app.post(
     '/api/orders',
     { schema: { body: CreateOrderBody, response: { 201: Order } }, config: { access: 'user' } },
-    async (request, reply) => reply.code(201).send(await orders.place(requireUser(request), request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await orders.place(requireUser(request), request.body, request.ip)),
   );
 
   app.get(

@@ -20,6 +20,8 @@ import type { StockChange } from '../products/products.stock.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { expireLocked, isOverdue, orderExpired } from './orders.expiry.js';
 import { createOrderPlacement } from './orders.place.js';
+import { type QuoteDiscount, createDiscountQuote } from './orders.quote.js';
+import type { PromotionsService } from '../promotions/promotions.service.js';
 import { type AdminOrdersPage, adminList } from './orders.admin.js';
 import { confirmationMail, deliveredMail } from './orders.mail.js';
 import { checkTransition, eventInsert, orderClosed, recordEvent } from './orders.lifecycle.js';
@@ -53,7 +55,10 @@ export interface LockOptions {
 }
 
 export interface OrdersService {
-  place(user: AuthUser, body: CreateOrderBody): Promise<Order>;
+  /** `ip`: the caller's address, for the discount-code budget (issue 32). */
+  place(user: AuthUser, body: CreateOrderBody, ip?: string): Promise<Order>;
+  /** POST /api/promotions/check: the cart priced with a code, or the refusal an order would get. */
+  quote: QuoteDiscount;
   listMine(user: AuthUser): Promise<Order[]>;
   /**
    * The owner or an admin; anyone else 404. An admin's answer also names who did each step of the
@@ -108,6 +113,8 @@ export interface OrdersServiceOptions {
   publicUrl?: PublicUrlOf;
   /** Mail `to` when an order takes a product's stock to `threshold` or below (issue 15); unset = no mail. */
   lowStock?: { threshold: number; to: string };
+  /** Discount codes (issue 32). */
+  codes: Pick<PromotionsService, 'lookup'>;
 }
 
 export function createOrdersService({
@@ -119,6 +126,7 @@ export function createOrdersService({
   clock = () => new Date(),
   publicUrl = relativeUrls,
   lowStock,
+  codes,
 }: OrdersServiceOptions): OrdersService {
   const toDto = (tx: Executor, row: OrderRow) => orderDto(tx, row, publicUrl);
   const place = createOrderPlacement({
@@ -130,7 +138,9 @@ export function createOrdersService({
     clock,
     publicUrl,
     ...(lowStock ? { lowStock } : {}),
+    codes,
   });
+  const quote = createDiscountQuote({ db, codes, clock });
 
   async function withLockedOrder<T>(
     orderId: string,
@@ -242,6 +252,7 @@ export function createOrdersService({
 
   return {
     place,
+    quote,
     async listMine(user) {
       return listOrdersOf(db, user.id, publicUrl);
     },

@@ -24,6 +24,7 @@ import { type RefundDestinations, cancelledMail, refundMail } from '../orders/or
 import type { OrderEffects, OrdersService } from '../orders/orders.service.js';
 import { reviewsAfterOrderClosed } from '../reviews/reviews.service.js';
 import type { PaymentProvider, ProviderRefund } from './payment.provider.js';
+import { releaseUse } from '../promotions/promotions.repo.js';
 
 /**
  * Cancellations and refunds (issue 12): money goes back exactly once.
@@ -319,6 +320,8 @@ export function createRefundsService({
     let status = order.status;
     if (refund.kind === 'cancel') status = 'cancelled';
     else if (refundedCents === order.totalCents) status = 'refunded';
+    // A cancelled order gives its discount code's use back (issue 32); a refund alone does not.
+    if (refund.kind === 'cancel' && order.discountCode !== null) await releaseUse(tx, order.id, now);
     await tx
       .update(ordersTable)
       .set({ refundedCents, status, restocked: order.restocked, updatedAt: now })

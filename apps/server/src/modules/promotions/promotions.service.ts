@@ -1,0 +1,218 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import {
+  type CreatePromotionBody,
+  type Promotion,
+  type UpdatePromotionBody,
+  promotionValueProblem,
+  toCents,
+} from '@pixel-vault/shared';
+import type { Database } from '../../db/client.js';
+import { type PromotionRow, products as productsTable, promotions } from '../../db/schema/index.js';
+import type { AuthUser } from '../../lib/access.js';
+import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
+import type { RateLimit } from '../../lib/http.js';
+import { type Limiter, budgetsFor } from '../../lib/limiter.js';
+import { recordAudit } from '../audit/audit.repo.js';
+import type { CodeCaller } from '../giftcards/giftcards.cards.js';
+import { codeUnknown, toPromotionDto } from './promotions.codes.js';
+import { findByCode } from './promotions.repo.js';
+
+export interface PromotionsService {
+  /**
+   * A code by what the shopper typed, counted against their and their address's wrong-code budget,
+   * as gift-card codes are (a 429 once either is used up, right code or not): 400 for an unknown one.
+   */
+  lookup(caller: CodeCaller, code: string): Promise<PromotionRow>;
+  list(): Promise<Promotion[]>;
+  create(admin: AuthUser, body: CreatePromotionBody): Promise<Promotion>;
+  update(admin: AuthUser, id: string, body: UpdatePromotionBody): Promise<Promotion>;
+  /** Deactivates: a code already on orders is never erased. Repeating it answers the code as it is. */
+  deactivate(admin: AuthUser, id: string): Promise<Promotion>;
+}
+
+export interface PromotionsServiceOptions {
+  db: Database;
+  limiter: Limiter;
+  codeLimits: { perAccount: RateLimit; perAddress: RateLimit };
+  clock?: () => Date;
+}
+
+const codeTaken = () => new AppError(409, 'A promotion with this code already exists', 'CODE_TAKEN');
+const promotionNotFound = () => notFound('Promotion not found');
+
+/** The columns a body writes (dollars to cents; `null` clears). */
+function columnsOf(body: UpdatePromotionBody, kind: PromotionRow['kind']): Partial<PromotionRow> {
+  const set: Partial<PromotionRow> = {};
+  if (body.code !== undefined) set.code = body.code;
+  if (body.kind !== undefined) set.kind = body.kind;
+  if (body.value !== undefined || body.kind !== undefined) {
+    const value = body.value ?? 0;
+    set.value = kind === 'fixed' ? toCents(value) : kind === 'percentage' ? value : 0;
+  }
+  if (body.minSubtotal !== undefined) {
+    set.minSubtotalCents = body.minSubtotal === null ? null : toCents(body.minSubtotal);
+  }
+  if (body.startsAt !== undefined) set.startsAt = body.startsAt === null ? null : new Date(body.startsAt);
+  if (body.endsAt !== undefined) set.endsAt = body.endsAt === null ? null : new Date(body.endsAt);
+  if (body.usageLimit !== undefined) set.usageLimit = body.usageLimit;
+  if (body.perCustomerLimit !== undefined) set.perCustomerLimit = body.perCustomerLimit;
+  if (body.categories !== undefined) set.categories = [...new Set(body.categories)];
+  if (body.products !== undefined) set.products = [...new Set(body.products.map((id) => id.toLowerCase()))];
+  if (body.active !== undefined) set.active = body.active;
+  return set;
+}
+
+const auditView = (row: PromotionRow) => toPromotionDto(row, row.updatedAt);
+
+export function createPromotionsService({
+  db,
+  limiter,
+  codeLimits,
+  clock = () => new Date(),
+}: PromotionsServiceOptions): PromotionsService {
+  /** Products a code names must exist (not deleted): a typo would make a code that applies to nothing. */
+  async function checkProducts(ids: readonly string[] | undefined) {
+    if (!ids || ids.length === 0) return;
+    const found = await db
+      .select({ id: productsTable.id })
+      .from(productsTable)
+      .where(
+        sql`${productsTable.id} in (${sql.join(
+          ids.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )}) and ${productsTable.deletedAt} is null`,
+      );
+    const known = new Set(found.map((row) => row.id));
+    const missing = ids.filter((id) => !known.has(id.toLowerCase()));
+    if (missing.length > 0) {
+      throw new AppError(400, `Unknown products: ${missing.join(', ')}`, 'UNKNOWN_PRODUCTS');
+    }
+  }
+
+  async function write<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw codeTaken();
+      throw error;
+    }
+  }
+
+  return {
+    async lookup({ user, ip }, code) {
+      return limiter.guard(
+        budgetsFor('discount', codeLimits, { ip, account: user.id }),
+        'Too many discount code attempts. Please try again later.',
+        async () => {
+          const row = await findByCode(db, code);
+          if (!row) throw codeUnknown();
+          return row;
+        },
+      );
+    },
+
+    async list() {
+      const now = clock();
+      const rows = await db
+        .select()
+        .from(promotions)
+        .orderBy(desc(promotions.createdAt), desc(promotions.id));
+      return rows.map((row) => toPromotionDto(row, now));
+    },
+
+    async create(admin, body) {
+      await checkProducts(body.products);
+      const now = clock();
+      return write(() =>
+        db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(promotions)
+            .values({
+              code: body.code,
+              kind: body.kind,
+              value: 0,
+              ...columnsOf(body, body.kind),
+              createdBy: admin.id,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning();
+          if (!row) throw new Error('Promotion insert returned no row');
+          await recordAudit(tx, {
+            actor: admin.id,
+            action: 'promotion.create',
+            targetType: 'promotion',
+            targetId: row.id,
+            before: null,
+            after: auditView(row),
+          });
+          return toPromotionDto(row, now);
+        }),
+      );
+    },
+
+    async update(admin, id, body) {
+      await checkProducts(body.products);
+      const now = clock();
+      return write(() =>
+        db.transaction(async (tx) => {
+          const [before] = await tx.select().from(promotions).where(eq(promotions.id, id)).for('update');
+          if (!before) throw promotionNotFound();
+          const kind = body.kind ?? before.kind;
+          const value = body.value ?? (body.kind === undefined ? undefined : 0);
+          const problem = promotionValueProblem(
+            kind,
+            value ?? (before.kind === 'fixed' ? before.value / 100 : before.value),
+          );
+          if (problem) throw new AppError(400, problem, 'INVALID_VALUE');
+          const startsAt =
+            body.startsAt === undefined ? before.startsAt : body.startsAt && new Date(body.startsAt);
+          const endsAt = body.endsAt === undefined ? before.endsAt : body.endsAt && new Date(body.endsAt);
+          if (startsAt && endsAt && endsAt.getTime() <= startsAt.getTime()) {
+            throw new AppError(400, 'The end must be after the start', 'INVALID_WINDOW');
+          }
+          const set = columnsOf({ ...body, ...(value === undefined ? {} : { value }) }, kind);
+          const [row] = await tx
+            .update(promotions)
+            .set({ ...set, version: sql`${promotions.version} + 1`, updatedAt: now })
+            .where(eq(promotions.id, id))
+            .returning();
+          if (!row) throw promotionNotFound();
+          await recordAudit(tx, {
+            actor: admin.id,
+            action: 'promotion.update',
+            targetType: 'promotion',
+            targetId: id,
+            before: auditView(before),
+            after: auditView(row),
+          });
+          return toPromotionDto(row, now);
+        }),
+      );
+    },
+
+    async deactivate(admin, id) {
+      const now = clock();
+      return db.transaction(async (tx) => {
+        const [before] = await tx.select().from(promotions).where(eq(promotions.id, id)).for('update');
+        if (!before) throw promotionNotFound();
+        if (!before.active) return toPromotionDto(before, now);
+        const [row] = await tx
+          .update(promotions)
+          .set({ active: false, version: sql`${promotions.version} + 1`, updatedAt: now })
+          .where(eq(promotions.id, id))
+          .returning();
+        if (!row) throw promotionNotFound();
+        await recordAudit(tx, {
+          actor: admin.id,
+          action: 'promotion.deactivate',
+          targetType: 'promotion',
+          targetId: id,
+          before: { active: true },
+          after: { active: false },
+        });
+        return toPromotionDto(row, now);
+      });
+    },
+  };
+}
