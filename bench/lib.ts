@@ -289,11 +289,14 @@ export async function buyWithGiftCard(
   token: string,
   code: string,
   productId: string,
+  /** Issue 32: a discount code on the order (the checkout bench's "with a code" setting). */
+  discountCode?: string,
 ): Promise<string> {
   const order = await call<{ _id: string; totalPrice: number }>('POST', '/api/orders', token, {
     orderItems: [{ product: productId, itemQuantity: 1 }],
     shippingAddress: { address: '1 Bench Street', city: 'Sacramento', postalCode: '95814', country: 'USA' },
     paymentMethod: 'gift',
+    ...(discountCode ? { discountCode } : {}),
   });
   const used = await call<{ amountDue: number }>('POST', '/api/giftcards/use', token, {
     code,

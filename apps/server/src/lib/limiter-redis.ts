@@ -146,5 +146,21 @@ export function createRedisLimiter({ redis, log, isFailure }: RedisLimiterOption
     if (failed) log.warn({ err: failed.reason }, 'a rate-limit try could not be given back (Redis)');
   }
 
-  return limiterOf({ take, refund }, isFailure);
+  /** Each counter read (Redis runs commands one at a time: a read sees every increment before it). */
+  async function peek(budgets: Budget[]): Promise<Taken> {
+    for (const budget of budgets) {
+      let res: RateLimiterRes | null;
+      try {
+        res = await limiterFor(budget.limit).get(budget.key);
+      } catch {
+        throw busy();
+      }
+      if (res && res.consumedPoints >= budget.limit.max) {
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+      }
+    }
+    return { allowed: true, retryAfterSeconds: 0 };
+  }
+
+  return limiterOf({ take, refund, peek }, isFailure);
 }

@@ -138,6 +138,30 @@ for (const backend of backends) {
       expect(await hitsOf(keys.map((k) => k.key))).toEqual({ 'unit:exact:acct': 30, 'unit:exact:addr': 30 });
     });
 
+    it('peeks without spending, and refuses a peek once any budget is used up, even in a burst', async () => {
+      // Issue 32: a discount code found before is not charged, but must be refused like a wrong one
+      // once the budget is gone, or a guesser could tell right codes (answered) from wrong (429).
+      const { limiter, hitsOf } = await backend.open();
+      const account = budget('unit:peek:acct', 3);
+      const address = budget('unit:peek:addr', 100);
+      for (let i = 0; i < 5; i += 1) expect((await limiter.peek([account, address])).allowed).toBe(true);
+      expect((await hitsOf([account.key]))[account.key] ?? 0).toBe(0);
+      // Wrong tries and peeks at once: every peek after the third try is refused; none spends a try.
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          i % 2 === 0 ? limiter.take([account, address]) : limiter.peek([account, address]),
+        ),
+      );
+      const takes = results.filter((_, i) => i % 2 === 0);
+      expect(takes.filter((t) => t.allowed)).toHaveLength(3);
+      const hits = await hitsOf([account.key, address.key]);
+      expect(hits[account.key]).toBe(10);
+      expect(hits[address.key]).toBe(3);
+      const refused = await limiter.peek([account, address]);
+      expect(refused.allowed).toBe(false);
+      expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+    });
+
     it('never counts below zero: tries given back beyond those taken buy nothing', async () => {
       const { limiter, hitsOf } = await backend.open();
       const account = budget('unit:refund:grace', 2);

@@ -30,6 +30,13 @@ export interface Limiter {
   /** Gives the try back (the attempt turned out to be legitimate: a right code, a good password). */
   refund(budgets: Budget[]): Promise<void>;
   /**
+   * Whether every budget still has a try left, spending none: for a caller that already knows the
+   * attempt is legitimate (a discount code it found before, issue 32) but must still be refused
+   * once a budget is used up, or a guesser could tell a right code (answered) from a wrong one (429).
+   * Read after any try being counted on the same key (the database takes the row's lock to read it).
+   */
+  peek(budgets: Budget[]): Promise<Taken>;
+  /**
    * Spends one try from every budget, or throws the 429 `message` when one is used up: for limits
    * that count every attempt (sign-ups, contact messages), not only failures.
    */
@@ -42,8 +49,8 @@ export interface Limiter {
   guard<T>(budgets: Budget[], message: string, work: () => Promise<T>): Promise<T>;
 }
 
-/** Where the counters live (the database, or Redis: lib/limiter-redis.ts): the two operations. */
-export type Counters = Pick<Limiter, 'take' | 'refund'>;
+/** Where the counters live (the database, or Redis: lib/limiter-redis.ts): their operations. */
+export type Counters = Pick<Limiter, 'take' | 'refund' | 'peek'>;
 
 export interface LimiterOptions {
   db: Database;
@@ -174,17 +181,56 @@ export function createLimiter({
     );
   }
 
-  return limiterOf({ take, refund }, isFailure);
+  /**
+   * Every budget's count in one statement, without spending: an upsert that changes nothing in a
+   * window still open (a window that ended starts again at 0), so it takes each row's lock, in key
+   * order as take and refund do, and reads the count after any take in flight on it has committed.
+   */
+  async function peek(budgets: Budget[]): Promise<Taken> {
+    if (budgets.length === 0) return { allowed: true, retryAfterSeconds: 0 };
+    const now = clock();
+    const at = sql`${now.toISOString()}::timestamptz`;
+    const ordered = byKey(budgets);
+    const rows = sql.join(
+      ordered.map(
+        (b) => sql`(${b.key}, 0, ${new Date(now.getTime() + b.limit.windowMs).toISOString()}::timestamptz)`,
+      ),
+      sql`, `,
+    );
+    const counted = await queryRows<{ key: string; hits: number | string; reset_at: string | Date }>(
+      db,
+      sql`insert into rate_limit_hits (key, hits, reset_at) values ${rows}
+          on conflict (key) do update set
+            hits = case when rate_limit_hits.reset_at <= ${at} then 0 else rate_limit_hits.hits end,
+            reset_at = case when rate_limit_hits.reset_at <= ${at} then excluded.reset_at else rate_limit_hits.reset_at end
+          returning key, hits, reset_at`,
+    );
+    const byKeyCount = new Map(counted.map((r) => [r.key, r]));
+    for (const budget of budgets) {
+      const row = byKeyCount.get(budget.key);
+      if (row && Number(row.hits) >= budget.limit.max) {
+        const resetAt = new Date(row.reset_at).getTime();
+        return {
+          allowed: false,
+          retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now.getTime()) / 1000)),
+        };
+      }
+    }
+    return { allowed: true, retryAfterSeconds: 0 };
+  }
+
+  return limiterOf({ take, refund, peek }, isFailure);
 }
 
 /** The limiter's rules (spend, guard) over counters kept anywhere. */
 export function limiterOf(
-  { take, refund }: Counters,
+  { take, refund, peek }: Counters,
   isFailure: (error: unknown) => boolean = clientError,
 ): Limiter {
   return {
     take,
     refund,
+    peek,
     async spend(budgets, message) {
       const taken = await take(budgets);
       if (!taken.allowed) throw rateLimited(message, taken.retryAfterSeconds);

@@ -8,7 +8,7 @@ import {
 import type { Database } from '../../db/client.js';
 import type { AuthUser } from '../../lib/access.js';
 import { checkLimits, discountOf, linesFor, toPromotionDto } from '../promotions/promotions.codes.js';
-import { usesOf } from '../promotions/promotions.repo.js';
+import { findByCode, usesOf } from '../promotions/promotions.repo.js';
 import type { PromotionsService } from '../promotions/promotions.service.js';
 import { priceLines, wantedLines } from './orders.lines.js';
 
@@ -32,9 +32,12 @@ export function createDiscountQuote({
   clock: () => Date;
 }): QuoteDiscount {
   return async (caller, body) => {
-    const code = await codes.lookup(caller, body.code);
+    const found = await codes.lookup(caller, body.code);
     const now = clock();
     return db.transaction(async (tx) => {
+      // Read again: the lookup may answer a code found a few seconds ago, and its limits say how many
+      // uses are left (the order itself reserves against the row as it is).
+      const code = (await findByCode(tx, found.code)) ?? found;
       const lines = await priceLines(tx, wantedLines(body));
       const priced = linesFor(code, lines, now);
       checkLimits(code, await usesOf(tx, code.id, caller.user.id));
