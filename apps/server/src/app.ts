@@ -46,6 +46,7 @@ import { currentOf } from './modules/products/products.answers.js';
 import { productsRoutes } from './modules/products/products.routes.js';
 import { CATALOGUE_CHANNEL, createCatalogueSync } from './modules/products/products.sync.js';
 import { promotionsRoutes } from './modules/promotions/promotions.routes.js';
+import { createSales } from './modules/promotions/promotions.sales.js';
 import { type PromotionsService, createPromotionsService } from './modules/promotions/promotions.service.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { type ReviewsService, createReviewsService } from './modules/reviews/reviews.service.js';
@@ -301,8 +302,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         onError: (error) => app.log.warn({ err: error }, 'catalogue change not broadcast'),
       })
     : undefined;
+  // Scheduled sales (issue 32): the catalogue shows them and the placement charges them, from one book.
+  const sales = createSales({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
   const products = createProductsService({
     db,
+    sales,
     storage: deps.storage,
     publicUrl,
     ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
@@ -320,10 +324,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     limiter,
     codeLimits: { perAccount: limits.discountCodes, perAddress: limits.discountCodesAddress },
     ...(deps.clock ? { clock: deps.clock } : {}),
+    onSaleChanged: () => products.invalidate('details'),
   });
   const orders = createOrdersService({
     db,
     codes: promotions,
+    sales,
     products,
     mailer: deps.mailer,
     holdMinutes: config.orderHoldMinutes,

@@ -141,3 +141,8 @@ export function priceDiscountedOrder(
     totalCents: discounted + tax + shipping,
   };
 }
+
+/** A scheduled sale's price (issue 32): `percent` off, rounded half up to the cent, never below 0. */
+export function salePriceCents(priceCents: Cents, percent: number): Cents {
+  return Math.max(0, priceCents - Math.round((priceCents * percent) / 100));
+}

@@ -34,6 +34,8 @@ export const ProductVariant = z.object({
   options: z.record(z.string(), z.string()),
   price: z.number(),
   stockQuantity: z.number().int(),
+  /** Issue 32: while a sale runs, the regular price (`price` is the sale price); absent otherwise. */
+  compareAtPrice: z.number().optional(),
 });
 export type ProductVariant = z.infer<typeof ProductVariant>;
 
@@ -79,6 +81,12 @@ export const Product = z.object({
   options: z.array(ProductOption),
   variants: z.array(ProductVariant),
   priceRange: z.object({ min: z.number(), max: z.number() }),
+  /**
+   * Issue 32, only while a scheduled sale runs on the product: its default variant's regular price
+   * (`productPrice` and each variant's `price` are then the sale prices), and when the sale ends.
+   */
+  compareAtPrice: z.number().optional(),
+  saleEndsAt: z.string().optional(),
 });
 export type Product = z.infer<typeof Product>;
 

@@ -15,6 +15,12 @@ export const DISCOUNT_KINDS = ['percentage', 'fixed', 'free_shipping'] as const;
 export const DiscountKindSchema = z.enum(DISCOUNT_KINDS, {
   message: 'Kind must be percentage, fixed or free_shipping',
 });
+/** A scheduled sale (`sale`) has no code: its percent comes off the catalogue's prices while it runs. */
+export const PROMOTION_KINDS = [...DISCOUNT_KINDS, 'sale'] as const;
+export const PromotionKindSchema = z.enum(PROMOTION_KINDS, {
+  message: 'Kind must be percentage, fixed, free_shipping or sale',
+});
+export type PromotionKind = z.infer<typeof PromotionKindSchema>;
 
 /** A fixed discount or a minimum subtotal is at most this many dollars. */
 export const MAX_PROMOTION_DOLLARS = 100_000;
@@ -39,7 +45,7 @@ const dollarsUpTo = (label: string) =>
 /** The fields of a code as the admin writes them; `null` clears an optional one on update. */
 const promotionFields = {
   code: DiscountCode,
-  kind: DiscountKindSchema,
+  kind: PromotionKindSchema,
   /** Percent (1-100) for `percentage`, dollars (> 0) for `fixed`; ignored for `free_shipping`. */
   value: z.number({ message: 'Value must be a number' }).finite(),
   minSubtotal: dollarsUpTo('Minimum subtotal').nullable(),
@@ -57,9 +63,12 @@ const promotionFields = {
 };
 
 /** What is wrong with a code's value for its kind, or undefined. */
-export function promotionValueProblem(kind: z.infer<typeof DiscountKindSchema>, value: number) {
+export function promotionValueProblem(kind: PromotionKind, value: number) {
   if (kind === 'percentage' && !(Number.isInteger(value) && value >= 1 && value <= 100)) {
     return 'A percentage is a whole number from 1 to 100';
+  }
+  if (kind === 'sale' && !(Number.isInteger(value) && value >= 1 && value <= 99)) {
+    return 'A sale takes a whole number percent from 1 to 99 off';
   }
   if (kind === 'fixed') {
     const dollars = dollarsUpTo('A fixed discount').safeParse(value);
@@ -75,10 +84,35 @@ function checkWindow(body: { startsAt?: string | null; endsAt?: string | null },
   }
 }
 
+/**
+ * What is wrong with a promotion's shape for its kind, or undefined: a code has a code; a sale has
+ * none, runs from a start to an end, and has no minimum or limits (it is a price, not a code).
+ */
+export function promotionShapeProblem(p: {
+  kind: PromotionKind;
+  code?: string | null;
+  startsAt?: string | Date | null;
+  endsAt?: string | Date | null;
+  minSubtotal?: unknown;
+  usageLimit?: unknown;
+  perCustomerLimit?: unknown;
+}): { path: string; message: string } | undefined {
+  if (p.kind !== 'sale') {
+    return p.code ? undefined : { path: 'code', message: 'A discount code is required' };
+  }
+  if (p.code) return { path: 'code', message: 'A sale has no code: it applies to everyone' };
+  if (!p.startsAt || !p.endsAt) return { path: 'endsAt', message: 'A sale needs a start and an end' };
+  if (p.minSubtotal != null || p.usageLimit != null || p.perCustomerLimit != null) {
+    return { path: 'usageLimit', message: 'A sale has no minimum subtotal or usage limits' };
+  }
+  return undefined;
+}
+
 /** POST /api/promotions/admin */
 export const CreatePromotionBody = z
   .object({
-    code: promotionFields.code,
+    /** Required, except for a sale (which has none). */
+    code: promotionFields.code.optional(),
     kind: promotionFields.kind,
     value: promotionFields.value.default(0),
     minSubtotal: promotionFields.minSubtotal.optional(),
@@ -93,6 +127,8 @@ export const CreatePromotionBody = z
   .superRefine((body, ctx) => {
     const problem = promotionValueProblem(body.kind, body.value);
     if (problem) ctx.addIssue({ code: 'custom', path: ['value'], message: problem });
+    const shape = promotionShapeProblem(body);
+    if (shape) ctx.addIssue({ code: 'custom', path: [shape.path], message: shape.message });
     checkWindow(body, ctx);
   });
 export type CreatePromotionBody = z.infer<typeof CreatePromotionBody>;
@@ -123,8 +159,9 @@ export type PromotionState = z.infer<typeof PromotionState>;
 /** A promotion as the admin reads it; `used`: orders holding a use (placed, not expired or cancelled). */
 export const Promotion = z.object({
   _id: z.string(),
-  code: z.string(),
-  kind: DiscountKindSchema,
+  /** null for a sale. */
+  code: z.string().nullable(),
+  kind: PromotionKindSchema,
   value: z.number(),
   minSubtotal: z.number().nullable(),
   startsAt: z.string().nullable(),
@@ -176,7 +213,7 @@ export function promotionScopeWords(scope: { categories: readonly string[]; prod
 
 /** "10% off puzzles", "$5.00 off", "Free shipping": what a code does, in a shopper's words. */
 export function describeDiscount(promotion: {
-  kind: z.infer<typeof DiscountKindSchema>;
+  kind: PromotionKind;
   /** As the API speaks it: a percent, or dollars for `fixed`. */
   value: number;
   categories: readonly string[];
@@ -186,6 +223,7 @@ export function describeDiscount(promotion: {
   const on = scope ? ` ${scope}` : '';
   switch (promotion.kind) {
     case 'percentage':
+    case 'sale':
       return `${promotion.value}% off${on}`;
     case 'fixed':
       return `${formatCents(toCents(promotion.value))} off${on}`;

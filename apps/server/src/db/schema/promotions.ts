@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { DiscountKind } from '@pixel-vault/shared';
+import type { PromotionKind } from '@pixel-vault/shared';
 import { orders } from './orders.js';
 import { users } from './users.js';
 
@@ -24,10 +24,10 @@ export const promotions = pgTable(
   'promotions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** Upper-case; unique. */
-    code: text('code').notNull(),
-    kind: text('kind').$type<DiscountKind>().notNull(),
-    /** Percent (1-100) for `percentage`, cents for `fixed`, 0 for `free_shipping`. */
+    /** Upper-case; unique. None for a scheduled sale (`kind = 'sale'`, migration 0019). */
+    code: text('code'),
+    kind: text('kind').$type<PromotionKind>().notNull(),
+    /** Percent (1-100) for `percentage`, cents for `fixed`, 0 for `free_shipping`, percent (1-99) for `sale`. */
     value: integer('value').notNull(),
     minSubtotalCents: integer('min_subtotal_cents'),
     startsAt: timestamp('starts_at', { withTimezone: true }),
@@ -50,11 +50,20 @@ export const promotions = pgTable(
   },
   (t) => [
     uniqueIndex('promotions_code_unique').on(t.code),
-    check('promotions_kind_valid', sql`${t.kind} in ('percentage', 'fixed', 'free_shipping')`),
+    check('promotions_kind_valid', sql`${t.kind} in ('percentage', 'fixed', 'free_shipping', 'sale')`),
     check(
       'promotions_value_valid',
-      sql`(${t.kind} = 'percentage' and ${t.value} between 1 and 100) or (${t.kind} = 'fixed' and ${t.value} > 0) or (${t.kind} = 'free_shipping' and ${t.value} = 0)`,
+      sql`(${t.kind} = 'percentage' and ${t.value} between 1 and 100) or (${t.kind} = 'fixed' and ${t.value} > 0) or (${t.kind} = 'free_shipping' and ${t.value} = 0) or (${t.kind} = 'sale' and ${t.value} between 1 and 99)`,
     ),
+    // A code has a code; a sale has none, and runs from a start to an end.
+    check(
+      'promotions_sale_shape',
+      sql`(${t.kind} = 'sale') = (${t.code} is null) and (${t.kind} <> 'sale' or (${t.startsAt} is not null and ${t.endsAt} is not null))`,
+    ),
+    // The catalogue reads the sales that have not ended.
+    index('promotions_sales_idx')
+      .on(t.endsAt)
+      .where(sql`${t.kind} = 'sale'`),
     check('promotions_used_non_negative', sql`${t.used} >= 0`),
     check(
       'promotions_limits_positive',

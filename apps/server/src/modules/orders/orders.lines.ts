@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { byCodePoint } from '../../lib/sorting.js';
 import type { LowStockCrossing } from '../admin/low-stock.mail.js';
 import { STOCK_LSN, type StockChange, parseLsn } from '../products/products.stock.js';
+import { NO_SALES, type SaleBook, priceUnder } from '../promotions/promotions.sales.js';
 
 /**
  * An order's lines (`POST /api/orders`): which variant each buys, priced from the catalogue, and their
@@ -28,7 +29,10 @@ export interface PricedLine {
   variantTitle: string;
   quantity: number;
   name: string;
+  /** What the line costs: the variant's price, or its sale price while a sale runs (issue 32). */
   priceCents: number;
+  /** The variant's own price as read: reserve() checks it still holds. */
+  regularPriceCents: number;
   image: string;
   /** The variant's stock as read (not locked): reserve() is what counts. */
   stock: number;
@@ -88,7 +92,11 @@ const idList = (ids: readonly string[]) =>
  * naming the default variant, one naming only the product) are one. In (product, variant) order: the
  * order reserve() locks them in, as returnStock() gives them back.
  */
-export async function priceLines(tx: Transaction, wanted: readonly WantedLine[]): Promise<PricedLine[]> {
+export async function priceLines(
+  tx: Transaction,
+  wanted: readonly WantedLine[],
+  sales: { book: SaleBook; at: number } = { book: NO_SALES, at: 0 },
+): Promise<PricedLine[]> {
   const named = wanted.flatMap((w) => (w.variantId ? [w.variantId] : []));
   const defaults = wanted.flatMap((w) => (w.variantId ? [] : [w.productId]));
   const which: SQL[] = [];
@@ -126,7 +134,11 @@ export async function priceLines(tx: Transaction, wanted: readonly WantedLine[])
       variantTitle: variantTitle(found.product_options, found.options),
       quantity: w.quantity,
       name: found.name,
-      priceCents: Number(found.price_cents),
+      priceCents: priceUnder(
+        Number(found.price_cents),
+        sales.book.termsFor({ id: found.product_id, category: found.category }, sales.at),
+      ),
+      regularPriceCents: Number(found.price_cents),
       image: found.image ?? '',
       stock: Number(found.stock),
     });
@@ -186,7 +198,7 @@ export async function reserve(
         returning v.price_cents, p.name, v.sku, v.stock, ${STOCK_LSN} as lsn`,
   );
   if (row) {
-    if (Number(row.price_cents) !== line.priceCents || row.name !== line.name) throw new PriceMoved();
+    if (Number(row.price_cents) !== line.regularPriceCents || row.name !== line.name) throw new PriceMoved();
     const stock = Number(row.stock);
     moved.push({ id: line.variantId, stock, lsn: parseLsn(row.lsn), soldOutChanged: stock === 0 });
     const threshold = lowStockThreshold;

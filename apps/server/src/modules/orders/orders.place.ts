@@ -3,14 +3,7 @@ import { eq } from 'drizzle-orm';
 import { type CreateOrderBody, type Order, priceDiscountedOrder } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import {
-  type OrderItemRow,
-  type PromotionRow,
-  orderEvents,
-  orderItems,
-  orders,
-  users,
-} from '../../db/schema/index.js';
+import { type OrderItemRow, orderEvents, orderItems, orders, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 import { AppError, isDeadlock } from '../../lib/errors.js';
 import type { PublicUrlOf } from '../../lib/urls.js';
@@ -19,7 +12,8 @@ import { enqueueMail } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
 import { codeUnknown, discountOf, linesFor } from '../promotions/promotions.codes.js';
-import { CodeMoved, findByCode, reserveUse } from '../promotions/promotions.repo.js';
+import { type CodeRow, CodeMoved, findByCode, reserveUse } from '../promotions/promotions.repo.js';
+import type { Sales } from '../promotions/promotions.sales.js';
 import type { PromotionsService } from '../promotions/promotions.service.js';
 import type { StockChange } from '../products/products.stock.js';
 import { admitHold, checkHoldValue } from './orders.holds.js';
@@ -44,6 +38,8 @@ export interface OrderPlacementOptions {
   lowStock?: { threshold: number; to: string };
   /** Discount codes (issue 32): found by what the shopper typed, against their wrong-code budget. */
   codes: Pick<PromotionsService, 'lookup'>;
+  /** Scheduled sales (issue 32): a line costs its sale price while one runs. */
+  sales: Sales;
 }
 
 /** Who places the order: the customer, and the address they call from (for the discount-code budget). */
@@ -68,6 +64,7 @@ export function createOrderPlacement({
   publicUrl,
   lowStock,
   codes,
+  sales,
 }: OrderPlacementOptions): PlaceOrder {
   async function place(user: AuthUser, body: CreateOrderBody, ip = 'internal'): Promise<Order> {
     const wanted = wantedLines(body);
@@ -101,12 +98,14 @@ export function createOrderPlacement({
     user: AuthUser,
     body: CreateOrderBody,
     wanted: WantedLine[],
-    code: PromotionRow | undefined,
+    code: CodeRow | undefined,
   ): Promise<Order> {
     const now = clock();
     let lowStockMails = 0;
     // The stock this placement gives back (replaced or overdue orders) and takes, in that order.
     const moved: StockChange[] = [];
+    // Read before the transaction: on PGlite it holds the one connection the book would read on.
+    const book = await sales.book();
     const order = await db.transaction(async (tx) => {
       // The customer's row lock runs their placements one at a time, so two at once cannot both slip
       // under the hold limits (issue 9). NO KEY UPDATE: inserts that only reference the user don't wait.
@@ -117,7 +116,7 @@ export function createOrderPlacement({
         .for('no key update');
       if (!customer) throw notAuthorized();
       // Which variant each line buys, at what price (read without locks; reserve() checks it again).
-      const lines = await priceLines(tx, wanted);
+      const lines = await priceLines(tx, wanted, { book, at: now.getTime() });
       const holds = await admitHold(tx, {
         userId: user.id,
         cart: new Map(lines.map((l) => [l.variantId, l.quantity])),

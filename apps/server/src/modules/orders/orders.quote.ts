@@ -9,6 +9,7 @@ import type { Database } from '../../db/client.js';
 import type { AuthUser } from '../../lib/access.js';
 import { checkLimits, discountOf, linesFor, toPromotionDto } from '../promotions/promotions.codes.js';
 import { findByCode, usesOf } from '../promotions/promotions.repo.js';
+import type { Sales } from '../promotions/promotions.sales.js';
 import type { PromotionsService } from '../promotions/promotions.service.js';
 import { priceLines, wantedLines } from './orders.lines.js';
 
@@ -25,20 +26,23 @@ export type QuoteDiscount = (
 export function createDiscountQuote({
   db,
   codes,
+  sales,
   clock,
 }: {
   db: Database;
   codes: Pick<PromotionsService, 'lookup'>;
+  sales: Sales;
   clock: () => Date;
 }): QuoteDiscount {
   return async (caller, body) => {
     const found = await codes.lookup(caller, body.code);
     const now = clock();
+    const book = await sales.book();
     return db.transaction(async (tx) => {
       // Read again: the lookup may answer a code found a few seconds ago, and its limits say how many
       // uses are left (the order itself reserves against the row as it is).
       const code = (await findByCode(tx, found.code)) ?? found;
-      const lines = await priceLines(tx, wantedLines(body));
+      const lines = await priceLines(tx, wantedLines(body), { book, at: now.getTime() });
       const priced = linesFor(code, lines, now);
       checkLimits(code, await usesOf(tx, code.id, caller.user.id));
       const totals = priceDiscountedOrder(priced, discountOf(code));

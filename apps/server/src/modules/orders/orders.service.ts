@@ -22,6 +22,7 @@ import { expireLocked, isOverdue, orderExpired } from './orders.expiry.js';
 import { createOrderPlacement } from './orders.place.js';
 import { type QuoteDiscount, createDiscountQuote } from './orders.quote.js';
 import type { PromotionsService } from '../promotions/promotions.service.js';
+import type { Sales } from '../promotions/promotions.sales.js';
 import { type AdminOrdersPage, adminList } from './orders.admin.js';
 import { confirmationMail, deliveredMail } from './orders.mail.js';
 import { checkTransition, eventInsert, orderClosed, recordEvent } from './orders.lifecycle.js';
@@ -115,6 +116,8 @@ export interface OrdersServiceOptions {
   lowStock?: { threshold: number; to: string };
   /** Discount codes (issue 32). */
   codes: Pick<PromotionsService, 'lookup'>;
+  /** Scheduled sales (issue 32): what a line costs while one runs. */
+  sales: Sales;
 }
 
 export function createOrdersService({
@@ -127,6 +130,7 @@ export function createOrdersService({
   publicUrl = relativeUrls,
   lowStock,
   codes,
+  sales,
 }: OrdersServiceOptions): OrdersService {
   const toDto = (tx: Executor, row: OrderRow) => orderDto(tx, row, publicUrl);
   const place = createOrderPlacement({
@@ -139,8 +143,9 @@ export function createOrdersService({
     publicUrl,
     ...(lowStock ? { lowStock } : {}),
     codes,
+    sales,
   });
-  const quote = createDiscountQuote({ db, codes, clock });
+  const quote = createDiscountQuote({ db, codes, sales, clock });
 
   async function withLockedOrder<T>(
     orderId: string,

@@ -26,11 +26,20 @@ const ANSWER_BYTES_MAX = 64 * 1024 * 1024;
 /** A stock change is kept at least this long (see StockBook), and longer than two cache lifetimes. */
 const STOCK_KEEP_MS = 60_000;
 
+/**
+ * What a load answers: the value, and (issue 32) the moment it stops being true whatever is written, a
+ * scheduled sale starting or ending: the answer is not served from then on, on any instance.
+ */
+export interface Loaded {
+  value: unknown;
+  validUntil?: number;
+}
+
 export interface CatalogueCache {
   /** The answer under `key`, loaded (and then kept) by `load` when it is not kept or too old. */
-  answer(key: string, load: () => Promise<unknown>): MaybeAnswer;
+  answer(key: string, load: () => Promise<Loaded>): MaybeAnswer;
   /** The same, with the products it holds and their stock (pages rendered from it, issue 28). */
-  stocked(key: string, load: () => Promise<unknown>): StockedAnswer | Promise<StockedAnswer>;
+  stocked(key: string, load: () => Promise<Loaded>): StockedAnswer | Promise<StockedAnswer>;
   /** A category's or search's ordered ids (see products.service.ts), kept like the answers. */
   ids(key: string, load: () => Promise<string>): string | Promise<string>;
   /** The stock of `id` if it changed after `since` (a stockSeq). */
@@ -59,12 +68,20 @@ export interface CatalogueCacheOptions {
   now?: () => number;
   /** Tells the other instances (products.sync.ts). */
   tell?: (message: CatalogueMessage) => void;
+  /** The clock answers' `validUntil` is read on (the shop's clock: tests move it). */
+  clock?: () => number;
 }
 
-export function createCatalogueCache({ ttlMs, maxEntries, now = Date.now, tell }: CatalogueCacheOptions) {
+export function createCatalogueCache({
+  ttlMs,
+  maxEntries,
+  now = Date.now,
+  tell,
+  clock = Date.now,
+}: CatalogueCacheOptions) {
   // Serialized answers and the ordered ids of each category and search: kept, dropped at once on a
   // write, refreshed while served past their TTL (lib/kept.ts).
-  const answers = keptValues<StockedAnswer>({
+  const answers = keptValues<StockedAnswer & { validUntil: number }>({
     ttlMs,
     now,
     maxEntries,
@@ -92,11 +109,19 @@ export function createCatalogueCache({ ttlMs, maxEntries, now = Date.now, tell }
     onOverflow: () => invalidateLocal('details'),
   });
 
-  function stocked(key: string, load: () => Promise<unknown>) {
-    return answers.get(key, async (previous) => {
-      const builtAt = book.seq();
-      return stockedAnswer(await load(), book, builtAt, previous);
-    });
+  const stillTrue = (answer: { validUntil: number }) => clock() < answer.validUntil;
+
+  function stocked(key: string, load: () => Promise<Loaded>) {
+    return answers.get(
+      key,
+      async (previous) => {
+        const builtAt = book.seq();
+        const loaded = await load();
+        const answer = stockedAnswer(loaded.value, book, builtAt, previous);
+        return Object.assign(answer, { validUntil: loaded.validUntil ?? Number.POSITIVE_INFINITY });
+      },
+      stillTrue,
+    );
   }
 
   const cache: CatalogueCache = {

@@ -18,18 +18,21 @@ import {
   users,
 } from '../../db/schema/index.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
+import { type SaleTerms, priceUnder } from '../promotions/promotions.sales.js';
 
 // The catalogue's queries and the one mapping of a product row to the spec's Product (split from
 // products.service.ts, issue 28).
 
 /** A variant as the API answers it (issue 31): dollars, `_id`, the spec's `stockQuantity`. */
-function toVariantDto(v: VariantJson): ProductVariant {
+function toVariantDto(v: VariantJson, terms?: SaleTerms): ProductVariant {
   return {
     _id: v.id,
     sku: v.sku,
     options: v.options,
-    price: toDollars(v.priceCents),
+    price: toDollars(priceUnder(v.priceCents, terms)),
     stockQuantity: v.stock,
+    // Issue 32: while a sale runs, the regular price beside the sale price.
+    ...(terms ? { compareAtPrice: toDollars(v.priceCents) } : {}),
   };
 }
 
@@ -60,7 +63,7 @@ export async function auditView(tx: Executor, row: ProductRow) {
     reviewCount: row.reviewCount,
     productImage: images.map((i) => i.url),
     options: row.options,
-    variants: variants.map(toVariantDto),
+    variants: variants.map((v) => toVariantDto(v)),
   };
 }
 
@@ -159,8 +162,16 @@ export type ProductQueryRow = {
   reviews?: ReviewJson[];
 };
 
-/** The one place a product row becomes the spec's Product (prices in dollars, `_id`, rating 0..5). */
-export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = relativeUrls): Product {
+/**
+ * The one place a product row becomes the spec's Product (prices in dollars, `_id`, rating 0..5).
+ * `terms`: the sale running on it now (issue 32): every price is the sale price, beside the regular
+ * one (`compareAtPrice`).
+ */
+export function toProductDto(
+  row: ProductQueryRow,
+  publicUrl: PublicUrlOf = relativeUrls,
+  terms?: SaleTerms,
+): Product {
   const variants = row.variants;
   const first = variants[0];
   if (!first) throw new Error(`Product ${row.id} has no live variant`);
@@ -175,7 +186,7 @@ export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = rela
     productName: row.name,
     productDescription: row.description,
     // The spec's price and stock: the default variant's (issue 31).
-    productPrice: toDollars(first.priceCents),
+    productPrice: toDollars(priceUnder(first.priceCents, terms)),
     productCategory: row.category as Category,
     productImage: row.images.map(publicUrl),
     stockQuantity: first.stock,
@@ -195,7 +206,8 @@ export function toProductDto(row: ProductQueryRow, publicUrl: PublicUrlOf = rela
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     options: row.options,
-    variants: variants.map(toVariantDto),
-    priceRange: { min: toDollars(min), max: toDollars(max) },
+    variants: variants.map((v) => toVariantDto(v, terms)),
+    priceRange: { min: toDollars(priceUnder(min, terms)), max: toDollars(priceUnder(max, terms)) },
+    ...(terms ? { compareAtPrice: toDollars(first.priceCents), saleEndsAt: terms.endsAt.toISOString() } : {}),
   };
 }

@@ -17,6 +17,7 @@ import type { StockedAnswer } from './products.answers.js';
 import {
   type CatalogueChange,
   type CatalogueMessage,
+  type Loaded,
   UUID_CHARS,
   createCatalogueCache,
 } from './products.cache.js';
@@ -30,6 +31,12 @@ import {
 } from './products.repo.js';
 import { catalogueUrl } from './products.lookup.js';
 import type { StockChange } from './products.stock.js';
+import { NO_SALES, type Sales } from '../promotions/promotions.sales.js';
+
+type ToDto = (row: ProductQueryRow) => Product;
+
+/** A shop without sales (tests that build the products service alone). */
+const noSales: Sales = { book: () => NO_SALES, clear() {}, now: () => Date.now() };
 import { type ProductWrites, createProductWrites } from './products.writes.js';
 
 export type { CatalogueChange };
@@ -89,6 +96,8 @@ export interface ProductsServiceOptions {
   publicUrl?: PublicUrlOf;
   /** Tells the other instances of a change (products.sync.ts, issue 13). */
   tell?: (message: CatalogueMessage) => void;
+  /** Scheduled sales (issue 32): the prices shown while one runs, and when that changes. */
+  sales?: Sales;
 }
 
 /** The key listAnswer's template below gives the unfiltered, unpaged list. */
@@ -105,17 +114,36 @@ export function createProductsService({
   storage,
   publicUrl = relativeUrls,
   tell,
+  sales = noSales,
 }: ProductsServiceOptions): ProductsService {
-  const cache = createCatalogueCache({ ttlMs: cacheTtlMs, maxEntries: cacheMaxEntries, now, tell });
+  const cache = createCatalogueCache({
+    ttlMs: cacheTtlMs,
+    maxEntries: cacheMaxEntries,
+    now,
+    tell,
+    clock: sales.now,
+  });
+
+  /** What a load read, and until when it is true (the next time a sale starts or ends). */
+  async function timed(read: (dto: ToDto) => Promise<unknown>): Promise<Loaded> {
+    const book = await sales.book();
+    const at = sales.now();
+    const toDto: ToDto = (row) =>
+      toProductDto(row, publicUrl, book.termsFor({ id: row.id, category: row.category }, at));
+    return { value: await read(toDto), validUntil: book.nextChangeAfter(at) };
+  }
 
   async function list(query: ProductListQuery): Promise<ProductList | ProductListResponse> {
+    return (await timed((toDto) => listWith(query, toDto))).value as ProductList | ProductListResponse;
+  }
+
+  async function listWith(query: ProductListQuery, toDto: ToDto): Promise<ProductList | ProductListResponse> {
     const conditions: SQL[] = [isNull(products.deletedAt)];
     if (query.category) conditions.push(eq(products.category, query.category));
     if (query.q) conditions.push(ilike(products.name, `%${escapeLike(query.q)}%`));
     const where = and(...conditions);
     // Sold-out products after the others (issue 30): the shopper chose no order here.
     const order = [asc(SOLD_OUT), asc(products.name), asc(products.id)];
-    const toDto = (row: ProductQueryRow) => toProductDto(row, publicUrl);
 
     const paging = requestedPage(query, PRODUCTS_DEFAULT_LIMIT);
     if (!paging) {
@@ -166,13 +194,17 @@ export function createProductsService({
   }
 
   async function get(id: string): Promise<Product> {
+    return (await timed((toDto) => getWith(id, toDto))).value as Product;
+  }
+
+  async function getWith(id: string, toDto: ToDto): Promise<Product> {
     const [row] = await db
       .select(productPageColumns)
       .from(products)
       .where(and(eq(products.id, id), isNull(products.deletedAt)))
       .limit(1);
     if (!row) throw notFound('Product not found');
-    return toProductDto(row, publicUrl);
+    return toDto(row);
   }
 
   const invalidate = cache.invalidate;
@@ -188,16 +220,24 @@ export function createProductsService({
   return {
     list,
     get,
-    listAnswer: (query) => cache.answer(listKey(query), () => list(query)),
-    getAnswer: (id) => cache.answer(productKey(id), () => get(id)),
+    listAnswer: (query) => cache.answer(listKey(query), () => timed((toDto) => listWith(query, toDto))),
+    getAnswer: (id) => cache.answer(productKey(id), () => timed((toDto) => getWith(id, toDto))),
     stockedAnswer(url) {
       const asked = catalogueUrl(url);
       if (asked === undefined) return undefined;
-      if (asked.kind === 'product') return cache.stocked(productKey(asked.id), () => get(asked.id));
-      return cache.stocked(listKey(asked.query), () => list(asked.query));
+      if (asked.kind === 'product') {
+        return cache.stocked(productKey(asked.id), () => timed((toDto) => getWith(asked.id, toDto)));
+      }
+      return cache.stocked(listKey(asked.query), () => timed((toDto) => listWith(asked.query, toDto)));
     },
-    invalidate,
-    invalidateLocal: cache.invalidateLocal,
+    invalidate(change) {
+      sales.clear();
+      invalidate(change);
+    },
+    invalidateLocal(change) {
+      sales.clear();
+      cache.invalidateLocal(change);
+    },
     stockMoved: cache.stockMoved,
     stockMovedLocal: cache.stockMovedLocal,
     stockSince: cache.stockSince,

@@ -9,6 +9,7 @@ import {
   toDollars,
 } from '@pixel-vault/shared';
 import type { PromotionRow } from '../../db/schema/index.js';
+import type { CodeRow } from './promotions.repo.js';
 import { AppError } from '../../lib/errors.js';
 
 /**
@@ -36,7 +37,7 @@ export function appliesTo(promotion: Pick<PromotionRow, 'categories' | 'products
   return promotion.categories.includes(line.category) || promotion.products.includes(line.productId);
 }
 
-export function discountOf(promotion: Pick<PromotionRow, 'kind' | 'value'>): Discount {
+export function discountOf(promotion: Pick<CodeRow, 'kind' | 'value'>): Discount {
   return { kind: promotion.kind, value: promotion.value };
 }
 

@@ -1,12 +1,18 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { DiscountKind } from '@pixel-vault/shared';
 import { type Executor, queryRows } from '../../db/client.js';
 import { type PromotionRow, promotionUses, promotions } from '../../db/schema/index.js';
 import { checkLimits } from './promotions.codes.js';
 
+/** A discount code's row: it has a code, and is not a sale (a sale has none, by a CHECK). */
+export type CodeRow = PromotionRow & { code: string; kind: DiscountKind };
+
+export const isCodeRow = (row: PromotionRow): row is CodeRow => row.code !== null && row.kind !== 'sale';
+
 /** A code as the shopper typed it (the schema made it upper-case), or undefined. */
-export async function findByCode(db: Executor, code: string): Promise<PromotionRow | undefined> {
+export async function findByCode(db: Executor, code: string): Promise<CodeRow | undefined> {
   const [row] = await db.select().from(promotions).where(eq(promotions.code, code.toUpperCase()));
-  return row;
+  return row && isCodeRow(row) ? row : undefined;
 }
 
 /** How many uses of the code the customer holds now (orders placed, not expired or cancelled). */

@@ -3,6 +3,7 @@ import {
   type CreatePromotionBody,
   type Promotion,
   type UpdatePromotionBody,
+  promotionShapeProblem,
   promotionValueProblem,
   toCents,
 } from '@pixel-vault/shared';
@@ -15,14 +16,14 @@ import { type Limiter, budgetsFor, rateLimited } from '../../lib/limiter.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import type { CodeCaller } from '../giftcards/giftcards.cards.js';
 import { codeUnknown, toPromotionDto } from './promotions.codes.js';
-import { findByCode } from './promotions.repo.js';
+import { type CodeRow, findByCode } from './promotions.repo.js';
 
 export interface PromotionsService {
   /**
    * A code by what the shopper typed, counted against their and their address's wrong-code budget,
    * as gift-card codes are (a 429 once either is used up, right code or not): 400 for an unknown one.
    */
-  lookup(caller: CodeCaller, code: string): Promise<PromotionRow>;
+  lookup(caller: CodeCaller, code: string): Promise<CodeRow>;
   list(): Promise<Promotion[]>;
   create(admin: AuthUser, body: CreatePromotionBody): Promise<Promotion>;
   update(admin: AuthUser, id: string, body: UpdatePromotionBody): Promise<Promotion>;
@@ -35,6 +36,8 @@ export interface PromotionsServiceOptions {
   limiter: Limiter;
   codeLimits: { perAccount: RateLimit; perAddress: RateLimit };
   clock?: () => Date;
+  /** A scheduled sale was written (issue 32): the catalogue's prices change, here and on every instance. */
+  onSaleChanged?: () => void;
 }
 
 const codeTaken = () => new AppError(409, 'A promotion with this code already exists', 'CODE_TAKEN');
@@ -47,7 +50,7 @@ function columnsOf(body: UpdatePromotionBody, kind: PromotionRow['kind']): Parti
   if (body.kind !== undefined) set.kind = body.kind;
   if (body.value !== undefined || body.kind !== undefined) {
     const value = body.value ?? 0;
-    set.value = kind === 'fixed' ? toCents(value) : kind === 'percentage' ? value : 0;
+    set.value = kind === 'fixed' ? toCents(value) : kind === 'free_shipping' ? 0 : value;
   }
   if (body.minSubtotal !== undefined) {
     set.minSubtotalCents = body.minSubtotal === null ? null : toCents(body.minSubtotal);
@@ -77,8 +80,9 @@ export function createPromotionsService({
   limiter,
   codeLimits,
   clock = () => new Date(),
+  onSaleChanged = () => {},
 }: PromotionsServiceOptions): PromotionsService {
-  const known = new Map<string, { row: PromotionRow; at: number }>();
+  const known = new Map<string, { row: CodeRow; at: number }>();
   /** Products a code names must exist (not deleted): a typo would make a code that applies to nothing. */
   async function checkProducts(ids: readonly string[] | undefined) {
     if (!ids || ids.length === 0) return;
@@ -96,6 +100,12 @@ export function createPromotionsService({
     if (missing.length > 0) {
       throw new AppError(400, `Unknown products: ${missing.join(', ')}`, 'UNKNOWN_PRODUCTS');
     }
+  }
+
+  /** A sale's write changes the catalogue's prices: after its commit, every instance reads them again. */
+  function saleWritten(promotion: Promotion): Promotion {
+    if (promotion.kind === 'sale') onSaleChanged();
+    return promotion;
   }
 
   async function write<T>(work: () => Promise<T>): Promise<T> {
@@ -147,7 +157,7 @@ export function createPromotionsService({
           const [row] = await tx
             .insert(promotions)
             .values({
-              code: body.code,
+              code: body.code ?? null,
               kind: body.kind,
               value: 0,
               ...columnsOf(body, body.kind),
@@ -167,7 +177,7 @@ export function createPromotionsService({
           });
           return toPromotionDto(row, now);
         }),
-      );
+      ).then(saleWritten);
     },
 
     async update(admin, id, body) {
@@ -190,6 +200,25 @@ export function createPromotionsService({
           if (startsAt && endsAt && endsAt.getTime() <= startsAt.getTime()) {
             throw new AppError(400, 'The end must be after the start', 'INVALID_WINDOW');
           }
+          if ((kind === 'sale') !== (before.kind === 'sale')) {
+            throw new AppError(
+              400,
+              'A sale cannot become a discount code, nor a code a sale',
+              'INVALID_KIND',
+            );
+          }
+          const pick = <K extends keyof UpdatePromotionBody>(key: K, was: unknown) =>
+            body[key] === undefined ? was : body[key];
+          const shape = promotionShapeProblem({
+            kind,
+            code: pick('code', before.code) as string | null,
+            startsAt,
+            endsAt,
+            minSubtotal: pick('minSubtotal', before.minSubtotalCents),
+            usageLimit: pick('usageLimit', before.usageLimit),
+            perCustomerLimit: pick('perCustomerLimit', before.perCustomerLimit),
+          });
+          if (shape) throw new AppError(400, shape.message, 'INVALID_PROMOTION');
           const set = columnsOf({ ...body, ...(value === undefined ? {} : { value }) }, kind);
           const [row] = await tx
             .update(promotions)
@@ -207,32 +236,34 @@ export function createPromotionsService({
           });
           return toPromotionDto(row, now);
         }),
-      );
+      ).then(saleWritten);
     },
 
     async deactivate(admin, id) {
       known.clear();
       const now = clock();
-      return db.transaction(async (tx) => {
-        const [before] = await tx.select().from(promotions).where(eq(promotions.id, id)).for('update');
-        if (!before) throw promotionNotFound();
-        if (!before.active) return toPromotionDto(before, now);
-        const [row] = await tx
-          .update(promotions)
-          .set({ active: false, version: sql`${promotions.version} + 1`, updatedAt: now })
-          .where(eq(promotions.id, id))
-          .returning();
-        if (!row) throw promotionNotFound();
-        await recordAudit(tx, {
-          actor: admin.id,
-          action: 'promotion.deactivate',
-          targetType: 'promotion',
-          targetId: id,
-          before: { active: true },
-          after: { active: false },
-        });
-        return toPromotionDto(row, now);
-      });
+      return db
+        .transaction(async (tx) => {
+          const [before] = await tx.select().from(promotions).where(eq(promotions.id, id)).for('update');
+          if (!before) throw promotionNotFound();
+          if (!before.active) return toPromotionDto(before, now);
+          const [row] = await tx
+            .update(promotions)
+            .set({ active: false, version: sql`${promotions.version} + 1`, updatedAt: now })
+            .where(eq(promotions.id, id))
+            .returning();
+          if (!row) throw promotionNotFound();
+          await recordAudit(tx, {
+            actor: admin.id,
+            action: 'promotion.deactivate',
+            targetType: 'promotion',
+            targetId: id,
+            before: { active: true },
+            after: { active: false },
+          });
+          return toPromotionDto(row, now);
+        })
+        .then(saleWritten);
     },
   };
 }

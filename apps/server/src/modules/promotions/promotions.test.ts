@@ -26,7 +26,9 @@ type Line = { product: string; variant?: string; itemQuantity: number };
 let codeCounter = 0;
 const freshCode = (prefix = 'CODE') => `${prefix}${(codeCounter += 1)}${Date.now() % 100_000}`;
 
-async function createCode(body: Record<string, unknown>): Promise<Promotion> {
+type CodePromotion = Promotion & { code: string };
+
+async function createCode(body: Record<string, unknown>): Promise<CodePromotion> {
   const res = await ctx.app.inject({
     method: 'POST',
     url: '/api/promotions/admin',
@@ -34,7 +36,7 @@ async function createCode(body: Record<string, unknown>): Promise<Promotion> {
     payload: { code: freshCode(), ...body },
   });
   if (res.statusCode !== 201) throw new Error(`createCode: ${res.statusCode} ${res.body}`);
-  return res.json<Promotion>();
+  return res.json<CodePromotion>();
 }
 
 const placeWith = (auth: Auth, lines: Line[], discountCode?: unknown) =>

@@ -1,0 +1,7 @@
+ALTER TABLE "promotions" DROP CONSTRAINT "promotions_kind_valid";--> statement-breakpoint
+ALTER TABLE "promotions" DROP CONSTRAINT "promotions_value_valid";--> statement-breakpoint
+ALTER TABLE "promotions" ALTER COLUMN "code" DROP NOT NULL;--> statement-breakpoint
+CREATE INDEX "promotions_sales_idx" ON "promotions" USING btree ("ends_at") WHERE "promotions"."kind" = 'sale';--> statement-breakpoint
+ALTER TABLE "promotions" ADD CONSTRAINT "promotions_sale_shape" CHECK (("promotions"."kind" = 'sale') = ("promotions"."code" is null) and ("promotions"."kind" <> 'sale' or ("promotions"."starts_at" is not null and "promotions"."ends_at" is not null)));--> statement-breakpoint
+ALTER TABLE "promotions" ADD CONSTRAINT "promotions_kind_valid" CHECK ("promotions"."kind" in ('percentage', 'fixed', 'free_shipping', 'sale'));--> statement-breakpoint
+ALTER TABLE "promotions" ADD CONSTRAINT "promotions_value_valid" CHECK (("promotions"."kind" = 'percentage' and "promotions"."value" between 1 and 100) or ("promotions"."kind" = 'fixed' and "promotions"."value" > 0) or ("promotions"."kind" = 'free_shipping' and "promotions"."value" = 0) or ("promotions"."kind" = 'sale' and "promotions"."value" between 1 and 99));
