@@ -48,6 +48,11 @@ export interface CartState {
   cartItems: CartItem[];
   shippingAddress: ShippingAddress | null;
   paymentMethod: PaymentMethod;
+  /**
+   * Issue 32: the discount code applied at checkout (upper-case, as the server's check answered it),
+   * sent with the order; absent in a cart stored before codes, and while none is applied.
+   */
+  discountCode?: string;
 }
 
 export const initialCartState: CartState = { cartItems: [], shippingAddress: null, paymentMethod: 'paypal' };
@@ -89,8 +94,10 @@ export const cartSlice = createSlice({
       const key = typeof action.payload === 'string' ? { product: action.payload } : action.payload;
       state.cartItems = state.cartItems.filter((i) => !isLine(i, key));
     },
+    /** After a paid order: its code went with it (issue 32). */
     clearCart(state) {
       state.cartItems = [];
+      delete state.discountCode;
     },
     saveShippingAddress(state, action: PayloadAction<ShippingAddress>) {
       state.shippingAddress = action.payload;
@@ -101,15 +108,23 @@ export const cartSlice = createSlice({
     savePaymentMethod(state, action: PayloadAction<PaymentMethod>) {
       state.paymentMethod = action.payload;
     },
+    saveDiscountCode(state, action: PayloadAction<string>) {
+      state.discountCode = action.payload;
+    },
+    removeDiscountCode(state) {
+      delete state.discountCode;
+    },
   },
   extraReducers: (builder) => {
     // Issue 30: the address and the payment method are the signed-in person's. Whoever uses the
     // browser next (a shared computer) must not find them after Sign Out or a session the server
     // ended, nor should a new login start from another person's: the checkout fills in the account's
     // own (its last order's, ShippingStep). The items stay, as a visitor's cart does (spec section 3).
+    // A discount code (issue 32) may be one person's (a per-customer code, a newsletter's): it goes too.
     builder.addMatcher(isAnyOf(logout, loggedIn), (state) => {
       state.shippingAddress = null;
       state.paymentMethod = initialCartState.paymentMethod;
+      delete state.discountCode;
     });
   },
   selectors: {
@@ -127,6 +142,8 @@ export const {
   saveShippingAddress,
   resetShippingAddress,
   savePaymentMethod,
+  saveDiscountCode,
+  removeDiscountCode,
 } = cartSlice.actions;
 
 export const { selectCartItems, selectCartCount } = cartSlice.selectors;

@@ -1,6 +1,8 @@
 import type {
   BalanceResponse,
   CheckBalanceBody,
+  CheckDiscountBody,
+  CheckDiscountResponse,
   CreateOrderBody,
   Order,
   PaymentUpdateBody,
@@ -94,6 +96,14 @@ export const ordersApi = api.injectEndpoints({
       },
     }),
     /**
+     * Issue 32: the cart priced with a discount code, as the order would be, or the server's refusal
+     * (its `message` is for the shopper). A query, so the price follows the cart while a code is
+     * applied; the server counts only unknown codes against the shopper's tries.
+     */
+    checkDiscount: build.query<CheckDiscountResponse, CheckDiscountBody>({
+      query: (body) => ({ url: 'api/promotions/check', method: 'POST', body }),
+    }),
+    /**
      * Issue 30: takes a gift card off an unpaid order (its money goes back to the card). Whatever the
      * answer, the order is read again: a refusal may mean it was paid meanwhile.
      */
@@ -116,4 +126,5 @@ export const {
   useCheckGiftCardBalanceMutation,
   useUseGiftCardMutation,
   useRemoveGiftCardMutation,
+  useCheckDiscountQuery,
 } = ordersApi;

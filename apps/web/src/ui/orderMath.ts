@@ -1,4 +1,4 @@
-import { toCents, type Cents, type Order, type OrderItem } from '@pixel-vault/shared';
+import { formatCents, toCents, type Cents, type Order, type OrderItem } from '@pixel-vault/shared';
 
 /** Spec section 9: a line's quantity defaults to 1 when missing. */
 export function lineQuantity(item: Pick<OrderItem, 'itemQuantity'>): number {
@@ -13,6 +13,22 @@ export function lineTotalCents(item: Pick<OrderItem, 'itemQuantity' | 'itemPrice
 /** Spec section 9: order pages recompute the items total as the sum of price times quantity, in cents. */
 export function itemsTotalCents(items: readonly Pick<OrderItem, 'itemQuantity' | 'itemPrice'>[]): Cents {
   return items.reduce((sum, item) => sum + lineTotalCents(item), 0);
+}
+
+/**
+ * Issue 32: an order's discount as a line of its totals, `Discount (RETRO10)` with `−$4.52`, or with
+ * `Free shipping` for a code that took nothing off the items (a free-shipping code). Null without a
+ * code: such an order's totals read as before. `price` stays the subtotal before the discount.
+ */
+export function discountLine(
+  order: Partial<Pick<Order, 'discountCode' | 'discountPrice'>>,
+): { label: string; value: string } | null {
+  if (!order.discountCode) return null;
+  const cents = toCents(order.discountPrice ?? 0);
+  return {
+    label: `Discount (${order.discountCode})`,
+    value: cents > 0 ? `−${formatCents(cents)}` : 'Free shipping',
+  };
 }
 
 /** The customer's e-mail when the order was read in full (the admin list only carries an id). */

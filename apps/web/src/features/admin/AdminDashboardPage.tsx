@@ -9,12 +9,13 @@ import { ManageOrdersSection } from './ManageOrdersSection';
 import { ManageReviewsSection } from './ManageReviewsSection';
 import { ManageUsersSection } from './ManageUsersSection';
 import { OverviewSection } from './OverviewSection';
+import { PromotionsSection } from './PromotionsSection';
 import { RemoveProductSection } from './RemoveProductSection';
 import { UpdateProductSection } from './UpdateProductSection';
 
 /**
  * The sidebar's sections, in order; the first is the default. Issue 15 puts the Overview before spec
- * section 2's six, and the CSV tools after them and issue 14's reviews.
+ * section 2's six, and the CSV tools after them, issue 14's reviews and issue 32's promotions.
  */
 export const ADMIN_SECTIONS = [
   { label: 'Overview', Component: OverviewSection },
@@ -26,6 +27,8 @@ export const ADMIN_SECTIONS = [
   { label: 'Manage Users', Component: ManageUsersSection },
   // Issue 14: after the spec's six.
   { label: 'Manage Reviews', Component: ManageReviewsSection },
+  // Issue 32: discount codes.
+  { label: 'Promotions', Component: PromotionsSection },
   { label: 'Import & Export', Component: ImportExportSection },
 ] as const satisfies readonly { label: string; Component: ComponentType }[];
 

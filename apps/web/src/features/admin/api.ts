@@ -18,6 +18,9 @@ import {
   type AdminReview,
   type AdminReviewPage,
   type OrdersExportQuery,
+  type CreatePromotionBody,
+  type Promotion,
+  type UpdatePromotionBody,
 } from '@pixel-vault/shared';
 import { api, listParams, type ListArgs } from '../../app/api';
 
@@ -72,6 +75,7 @@ const USER_LIST = { type: 'User' as const, id: 'LIST' };
 const GIFT_CARD_LIST = { type: 'GiftCard' as const, id: 'LIST' };
 const REVIEW_LIST = { type: 'Review' as const, id: 'ADMIN_LIST' };
 const STATS = { type: 'Order' as const, id: 'STATS' };
+const PROMOTION_LIST = { type: 'Promotion' as const, id: 'LIST' };
 
 /**
  * The admin routes of issue 4. Every write invalidates the list it changes (spec section 6: "After user
@@ -79,7 +83,8 @@ const STATS = { type: 'Order' as const, id: 'STATS' };
  * reloads the order and the admin list), and product writes invalidate 'Product' so the shop's own
  * catalogue queries refetch at once.
  */
-export const adminApi = api.injectEndpoints({
+// Issue 32: the promotions' tag is this feature's own, added here rather than in the app's list.
+export const adminApi = api.enhanceEndpoints({ addTagTypes: ['Promotion'] }).injectEndpoints({
   endpoints: (build) => ({
     addProduct: build.mutation<Product, FormData>({
       query: (body) => ({ url: 'api/products/add-new', method: 'POST', body }),
@@ -294,6 +299,32 @@ export const adminApi = api.injectEndpoints({
             ]
           : [],
     }),
+    /**
+     * Issue 32: discount codes, newest first. Read again whenever the section opens: shoppers' orders
+     * change a code's uses (and the clock its state) without a write here.
+     */
+    getPromotions: build.query<Promotion[], void>({
+      query: () => 'api/promotions/admin',
+      providesTags: [PROMOTION_LIST],
+    }),
+    createPromotion: build.mutation<Promotion, CreatePromotionBody>({
+      query: (body) => ({ url: 'api/promotions/admin', method: 'POST', body }),
+      invalidatesTags: [PROMOTION_LIST],
+    }),
+    /** Only the fields that changed; `null` clears an optional one. Activating is `{ active: true }`. */
+    updatePromotion: build.mutation<Promotion, { id: string; body: UpdatePromotionBody }>({
+      query: ({ id: promotionId, body }) => ({
+        url: `api/promotions/admin/${id(promotionId)}`,
+        method: 'PUT',
+        body,
+      }),
+      invalidatesTags: [PROMOTION_LIST],
+    }),
+    /** Deactivates (a code on orders is never erased); answers the code as it is now. */
+    deactivatePromotion: build.mutation<Promotion, string>({
+      query: (promotionId) => ({ url: `api/promotions/admin/${id(promotionId)}`, method: 'DELETE' }),
+      invalidatesTags: [PROMOTION_LIST],
+    }),
     /** Issue 11: mails the user a reset link; the admin never sees or sets the password. */
     sendPasswordReset: build.mutation<{ message: string }, string>({
       query: (userId) => ({ url: `api/users/admin/user/${id(userId)}/password-reset`, method: 'POST' }),
@@ -325,4 +356,8 @@ export const {
   useSearchProductsQuery,
   useExportCsvMutation,
   useImportProductsMutation,
+  useGetPromotionsQuery,
+  useCreatePromotionMutation,
+  useUpdatePromotionMutation,
+  useDeactivatePromotionMutation,
 } = adminApi;

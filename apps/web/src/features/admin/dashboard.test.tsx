@@ -27,6 +27,7 @@ function serveEmpty() {
     if (url.pathname === '/api/reviews/admin/reviews')
       return jsonResponse({ reviews: [], page: 1, totalPage: 1, total: 0 });
     if (url.pathname === '/api/admin/stats') return jsonResponse(makeStats());
+    if (url.pathname === '/api/promotions/admin') return jsonResponse([]);
     return jsonResponse({ message: 'Not found' }, 404);
   });
 }
@@ -47,6 +48,7 @@ describe('AdminDashboardPage', () => {
       'Manage Gift Cards',
       'Manage Users',
       'Manage Reviews',
+      'Promotions',
       'Import & Export',
     ]);
     expect(within(nav).getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
@@ -69,6 +71,8 @@ describe('AdminDashboardPage', () => {
     expect(await screen.findByText('No products found')).toBeInTheDocument();
     await user.click(within(nav).getByRole('button', { name: 'Manage Reviews' }));
     expect(await screen.findByText('No reviews found')).toBeInTheDocument();
+    await user.click(within(nav).getByRole('button', { name: 'Promotions' }));
+    expect(await screen.findByText('No promotions yet')).toBeInTheDocument();
     await user.click(within(nav).getByRole('button', { name: 'Add Product' }));
     expect(screen.getByRole('heading', { level: 2, name: 'Add Product' })).toBeInTheDocument();
     await user.click(within(nav).getByRole('button', { name: 'Import & Export' }));

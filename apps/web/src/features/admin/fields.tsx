@@ -5,17 +5,20 @@ type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'
   label: string;
   value: string;
   onChange: (value: string) => void;
+  /** Said under the input, and announced with it. */
+  hint?: string;
 };
 
 /** A labelled input of the admin forms (visible label, visible focus). */
-export function Field({ label, value, onChange, ...input }: FieldProps) {
+export function Field({ label, value, onChange, hint, ...input }: FieldProps) {
   return (
-    <LabelledField label={label}>
-      {({ id }) => (
+    <LabelledField label={label} hint={hint}>
+      {({ id, describedBy }) => (
         <input
           id={id}
           className="field w-full"
           value={value}
+          aria-describedby={describedBy}
           onChange={(event) => onChange(event.target.value)}
           {...input}
         />

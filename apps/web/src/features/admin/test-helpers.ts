@@ -1,6 +1,7 @@
 import { expect, vi } from 'vitest';
 import type { AdminStats, GiftCard, ProductsImportResult, PublicUser, StatsDay } from '@pixel-vault/shared';
 import { makeUser } from '../../test/users';
+import type { CodePromotion } from './promotion-form';
 
 let seq = 0;
 const uuid = (n: number) => `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
@@ -15,6 +16,30 @@ export function makeGiftCard(overrides: Partial<GiftCard> = {}): GiftCard {
     balance: 25,
     createdAt: '2024-01-05T10:00:00.000Z',
     updatedAt: '2024-01-05T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A discount code as GET /api/promotions/admin lists it: by default 10% off everything, active, unused. */
+export function makePromotion(overrides: Partial<CodePromotion> = {}): CodePromotion {
+  seq += 1;
+  return {
+    _id: uuid(seq),
+    code: `CODE${seq}`,
+    kind: 'percentage',
+    value: 10,
+    minSubtotal: null,
+    startsAt: null,
+    endsAt: null,
+    usageLimit: null,
+    perCustomerLimit: null,
+    categories: [],
+    products: [],
+    active: true,
+    used: 0,
+    state: 'active',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:00.000Z',
     ...overrides,
   };
 }

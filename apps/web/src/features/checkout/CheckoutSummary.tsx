@@ -1,5 +1,13 @@
-import { formatCents, formatDollars, toCents, type Order, type OrderTotals } from '@pixel-vault/shared';
+import {
+  formatCents,
+  formatDollars,
+  toCents,
+  type CheckDiscountResponse,
+  type Order,
+  type OrderTotals,
+} from '@pixel-vault/shared';
 import { ItemName } from '../../ui/ItemName';
+import { discountLine } from '../../ui/orderMath';
 import { cartLineKey, type CartItem } from '../../app/cartSlice';
 
 function Row({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
@@ -16,25 +24,39 @@ function Row({ label, value, strong = false }: { label: string; value: string; s
 /**
  * The order summary (spec section 2): the cart's lines and totals from the shared pricing module.
  * Once the order exists on the server its totals are shown instead; they are what will be charged.
+ * Issue 32: with a discount code, the server's check of it prices the cart until the order exists,
+ * and a "Discount (CODE)" line comes off the items (Items stays the subtotal before it).
  */
 export function CheckoutSummary({
   items,
   cartTotals,
   order,
+  checked,
 }: {
   items: readonly CartItem[];
   cartTotals: OrderTotals;
   order: Order | undefined;
+  /** The applied discount code's check for this cart, if a code is applied. */
+  checked?: CheckDiscountResponse | undefined;
 }) {
-  const totals = order
+  const priced = order ?? checked;
+  const totals = priced
     ? {
-        itemsCents: toCents(order.price),
-        shippingCents: toCents(order.shippingPrice),
-        taxCents: toCents(order.taxPrice),
-        totalCents: toCents(order.totalPrice),
+        itemsCents: toCents(priced.price),
+        shippingCents: toCents(priced.shippingPrice),
+        taxCents: toCents(priced.taxPrice),
+        totalCents: toCents(priced.totalPrice),
       }
     : cartTotals;
-  const pricesChanged = order != null && totals.totalCents !== cartTotals.totalCents;
+  const discount = order
+    ? discountLine(order)
+    : checked
+      ? discountLine({ discountCode: checked.code, discountPrice: checked.discountPrice })
+      : null;
+  // Prices moved when the server's items differ from the cart's; a code's discount is no such change.
+  const pricesChanged =
+    priced != null &&
+    (discount ? totals.itemsCents !== cartTotals.itemsCents : totals.totalCents !== cartTotals.totalCents);
   const giftCents = order ? toCents(order.giftCardAmount) : 0;
 
   return (
@@ -70,6 +92,7 @@ export function CheckoutSummary({
       </ul>
       <dl className="flex flex-col gap-1" aria-label="Totals">
         <Row label="Items" value={formatCents(totals.itemsCents)} />
+        {discount && <Row label={discount.label} value={discount.value} />}
         <Row label="Shipping" value={formatCents(totals.shippingCents)} />
         <Row label="Tax" value={formatCents(totals.taxCents)} />
         <Row label="Total" value={formatCents(totals.totalCents)} strong />

@@ -46,7 +46,7 @@ interface Balance {
  * The order being paid: checkout's (useCheckoutOrder: created when first needed) or an existing open
  * order paid from its own page. `drop` is given the server's answer when that said the order expired.
  */
-export type PayableOrder = Omit<CheckoutOrder, 'drop' | 'orderReadAt'> & {
+export type PayableOrder = Omit<CheckoutOrder, 'drop' | 'orderReadAt' | 'placeWithCode'> & {
   drop: (expiredError?: unknown) => void;
   /** When the order shown was asked for; unknown, a gift card's removal answer counts from then on. */
   orderReadAt?: number;

@@ -1,10 +1,16 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { skipToken } from '@reduxjs/toolkit/query';
+import { toCents } from '@pixel-vault/shared';
+import { errorMessage } from '../../app/api';
 import { useAppSelector } from '../../app/hooks';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { selectCartItems } from '../../app/cartSlice';
+import { useCheckDiscountQuery } from '../../app/ordersApi';
 import { CheckoutSummary } from './CheckoutSummary';
 import { checkoutTotals } from './checkoutTotals';
+import { DiscountCodeBox } from './DiscountCodeBox';
+import { orderLines } from './orderLines';
 import { PaymentStep } from './PaymentStep';
 import { ShippingStep } from './ShippingStep';
 import { useCheckoutOrder } from './useCheckoutOrder';
@@ -18,10 +24,17 @@ export default function PlaceOrderPage() {
   const items = useAppSelector(selectCartItems);
   const address = useAppSelector((state) => state.cart.shippingAddress);
   const paymentMethod = useAppSelector((state) => state.cart.paymentMethod);
+  const discountCode = useAppSelector((state) => state.cart.discountCode ?? null);
+  // Issue 32: the applied code priced for the cart as it is now, again whenever the cart changes.
+  const check = useCheckDiscountQuery(
+    discountCode && items.length > 0 ? { code: discountCode, orderItems: orderLines(items) } : skipToken,
+  );
+  const checked = discountCode ? check.currentData : undefined;
+  const recheckError = discountCode && check.error ? errorMessage(check.error) : null;
   const [step, setStep] = useState<'shipping' | 'payment'>('shipping');
   // The payment step stays mounted once reached, so going back to the address keeps an applied card.
   const [reachedPayment, setReachedPayment] = useState(false);
-  const checkout = useCheckoutOrder(items, address, paymentMethod);
+  const checkout = useCheckoutOrder(items, address, paymentMethod, discountCode);
 
   if (items.length === 0) {
     return (
@@ -42,8 +55,16 @@ export default function PlaceOrderPage() {
     <section className="mx-auto max-w-5xl px-4 py-10">
       <h1 className="pixel-heading mb-6 text-xl text-lime-300 sm:text-2xl">Checkout</h1>
       <div className="grid gap-8 md:grid-cols-[1fr_20rem]">
-        <div className="md:order-last md:self-start">
-          <CheckoutSummary items={items} cartTotals={cartTotals} order={checkout.order} />
+        <div className="flex flex-col gap-4 md:order-last md:self-start">
+          <CheckoutSummary items={items} cartTotals={cartTotals} order={checkout.order} checked={checked} />
+          <DiscountCodeBox
+            items={items}
+            applied={discountCode}
+            checked={checked}
+            recheckError={recheckError}
+            placeWithCode={checkout.placeWithCode}
+            locked={checkout.order?.isPaid === true}
+          />
         </div>
         <div className="flex flex-col gap-4">
           <ol aria-label="Checkout steps" className="flex gap-4 text-sm text-zinc-400">
@@ -66,7 +87,7 @@ export default function PlaceOrderPage() {
             <div hidden={!onPayment}>
               <PaymentStep
                 checkout={checkout}
-                cartTotalCents={cartTotals.totalCents}
+                cartTotalCents={checked ? toCents(checked.totalPrice) : cartTotals.totalCents}
                 onBack={() => setStep('shipping')}
               />
             </div>

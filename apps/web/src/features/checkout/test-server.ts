@@ -8,7 +8,8 @@ export interface Sent {
   body: unknown;
 }
 
-type Override = (body: unknown, sent: Sent[]) => Response | undefined;
+/** An answer of its own (a promise: answered later, to see a call under way), or undefined to fall through. */
+type Override = (body: unknown, sent: Sent[]) => Response | Promise<Response> | undefined;
 
 /**
  * A stand-in for the shop's API at the fetch edge: one order per POST /api/orders (the given ones in

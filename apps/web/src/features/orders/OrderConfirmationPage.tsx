@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useGetOrderQuery } from '../../app/ordersApi';
 import { Fact } from '../../ui/Fact';
 import { OrderItemsList, Section, ShippingAddressView } from './OrderParts';
-import { customerEmail, itemsTotalCents } from '../../ui/orderMath';
+import { customerEmail, discountLine, itemsTotalCents } from '../../ui/orderMath';
 
 /**
  * /order-confirmation/:orderId (spec section 2). The confirmation e-mail is queued by the server when
@@ -19,6 +19,7 @@ export default function OrderConfirmationPage() {
   const { data: order, error, isLoading } = useGetOrderQuery(orderId, { skip: !orderId });
 
   if (isLoading) return <Spinner label="Loading your order" />;
+  const discount = order ? discountLine(order) : null;
   return (
     <section className="mx-auto max-w-3xl px-4 py-10">
       {error ? (
@@ -48,6 +49,8 @@ export default function OrderConfirmationPage() {
               <Fact label="Order ID">{order._id}</Fact>
               <Fact label="Date">{formatOrderDate(order.createdAt)}</Fact>
               <Fact label="Items Total">{formatCents(itemsTotalCents(order.orderItems))}</Fact>
+              {/* Issue 32: the code's discount, off the items total; the total is after it. */}
+              {discount && <Fact label={discount.label}>{discount.value}</Fact>}
               <Fact label="Shipping Price">{formatDollars(order.shippingPrice)}</Fact>
               <Fact label="Tax Price">{formatDollars(order.taxPrice)}</Fact>
               <Fact label="Total Price">{formatDollars(order.totalPrice)}</Fact>

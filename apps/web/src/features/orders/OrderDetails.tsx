@@ -3,7 +3,7 @@ import { ORDER_STATUS_LABELS } from '../../ui/orderStatus';
 import { Price } from '../../ui/Price';
 import { Fact } from '../../ui/Fact';
 import { OrderItemsList, PaymentBadge, Section, ShippingAddressView } from './OrderParts';
-import { customerEmail, itemsTotalCents } from '../../ui/orderMath';
+import { customerEmail, discountLine, itemsTotalCents } from '../../ui/orderMath';
 import { OrderTimeline, type TimelineReader } from './OrderTimeline';
 import { ReviewItemLink, canReviewItems } from './reviewLink';
 
@@ -16,7 +16,7 @@ function DollarsOrNA({ value }: { value: number | null | undefined }) {
 /**
  * Every field of an order (spec section 2, order detail), shared by /order/:orderId and the admin
  * order page (issue 4). The items total is recomputed from the lines (spec section 9). Issue 12 adds the
- * order's status, the amount refunded and its timeline.
+ * order's status, the amount refunded and its timeline; issue 32 its discount code, if any.
  */
 export function OrderDetails({
   order,
@@ -30,6 +30,7 @@ export function OrderDetails({
   reader?: TimelineReader;
 }) {
   const date = order.createdAt ? formatOrderDate(order.createdAt) : '';
+  const discount = discountLine(order);
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Section title="Summary">
@@ -42,6 +43,8 @@ export function OrderDetails({
           <Fact label="Items Total">
             <Price value={toDollars(itemsTotalCents(order.orderItems ?? []))} />
           </Fact>
+          {/* Issue 32: the code's discount, off the items total; the total is after it. */}
+          {discount && <Fact label={discount.label}>{discount.value}</Fact>}
           <Fact label="Shipping Price">
             <DollarsOrNA value={order.shippingPrice} />
           </Fact>
