@@ -45,9 +45,8 @@ import { type RefundsService, createRefundsService } from './modules/payments/re
 import { currentOf } from './modules/products/products.answers.js';
 import { productsRoutes } from './modules/products/products.routes.js';
 import { CATALOGUE_CHANNEL, createCatalogueSync } from './modules/products/products.sync.js';
-import { promotionsRoutes } from './modules/promotions/promotions.routes.js';
-import { createSales } from './modules/promotions/promotions.sales.js';
-import { type PromotionsService, createPromotionsService } from './modules/promotions/promotions.service.js';
+import { createPromotionsModule } from './modules/promotions/promotions.module.js';
+import type { PromotionsService } from './modules/promotions/promotions.service.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { type ReviewsService, createReviewsService } from './modules/reviews/reviews.service.js';
 import { seoRoutes } from './modules/seo/seo.routes.js';
@@ -302,11 +301,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         onError: (error) => app.log.warn({ err: error }, 'catalogue change not broadcast'),
       })
     : undefined;
-  // Scheduled sales (issue 32): the catalogue shows them and the placement charges them, from one book.
-  const sales = createSales({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  const limiter = config.redisUrl
+    ? await redisLimiter(config.redisUrl, app)
+    : createLimiter({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  // Discount codes and scheduled sales (issue 32): the catalogue and the placement price from its book.
+  const promotions = createPromotionsModule({
+    db,
+    limiter,
+    codeLimits: { perAccount: limits.discountCodes, perAddress: limits.discountCodesAddress },
+    clock: deps.clock,
+    onSaleChanged: () => products.invalidate('details'),
+  });
   const products = createProductsService({
     db,
-    sales,
+    sales: promotions.sales,
     storage: deps.storage,
     publicUrl,
     ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
@@ -316,20 +324,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const unlisten = await sync.listen(products);
     app.addHook('onClose', async () => unlisten());
   }
-  const limiter = config.redisUrl
-    ? await redisLimiter(config.redisUrl, app)
-    : createLimiter({ db, ...(deps.clock ? { clock: deps.clock } : {}) });
-  const promotions = createPromotionsService({
-    db,
-    limiter,
-    codeLimits: { perAccount: limits.discountCodes, perAddress: limits.discountCodesAddress },
-    ...(deps.clock ? { clock: deps.clock } : {}),
-    onSaleChanged: () => products.invalidate('details'),
-  });
   const orders = createOrdersService({
     db,
-    codes: promotions,
-    sales,
+    codes: promotions.service,
+    sales: promotions.sales,
     products,
     mailer: deps.mailer,
     holdMinutes: config.orderHoldMinutes,
@@ -384,7 +382,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       writeLimit: limits.reviews,
       ...(deps.clock ? { clock: deps.clock } : {}),
     }),
-    promotions,
+    promotions: promotions.service,
   };
   app.decorate('services', services);
 
@@ -420,7 +418,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(contactRoutes, { contact: services.contact, limits, limiter });
   await app.register(ordersRoutes, { orders: services.orders });
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });
-  await app.register(promotionsRoutes, { promotions, quote: orders.quote });
+  await promotions.register(app, orders.quote);
   await app.register(paymentsRoutes, {
     payments: services.payments,
     refunds: services.refunds,
