@@ -474,6 +474,34 @@ describe('applying a code to an order', () => {
     expect(promotion?.used).toBe(0);
   });
 
+  it('an admin refund of a discounted order returns at most what was paid, and keeps the code used', async () => {
+    const p = await insertProduct(ctx.db, { priceCents: 3000, stock: 50 });
+    const code = await createCode({ kind: 'fixed', value: 10, usageLimit: 5 });
+    const shopper = await customer();
+    const order = (await placeWith(shopper, [{ product: p.id, itemQuantity: 1 }], code.code)).json<Order>();
+    // 30.00 - 10.00 = 20.00; tax 3.00; shipping 7.99 = 30.99.
+    expect(order.totalPrice).toBe(30.99);
+    const card = await insertGiftCard(ctx.db, { balanceCents: 5000 });
+    await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/orders/${order._id}/payment`,
+      headers: shopper,
+      payload: { payment_method: 'Gift Card', gift_card_code: card.code },
+    });
+    const refund = (payload: object) =>
+      ctx.app.inject({ method: 'POST', url: `/api/orders/${order._id}/refund`, headers: admin, payload });
+    // More than was paid (the undiscounted total would be 41.99): refused.
+    expect((await refund({ amount: 41.99, reason: 'too much' })).statusCode).toBeGreaterThanOrEqual(400);
+    const full = await refund({ reason: 'returned' });
+    expect(full.statusCode).toBe(200);
+    expect(full.json<Order>()).toMatchObject({ status: 'refunded', refundedPrice: 30.99 });
+    const [after] = await ctx.db.select().from(giftCards).where(eq(giftCards.id, card.id));
+    expect(after?.balanceCents).toBe(5000);
+    // A refund is not a cancellation: the code stays used by this order.
+    const [promotion] = await ctx.db.select().from(promotions).where(eq(promotions.id, code._id));
+    expect(promotion?.used).toBe(1);
+  });
+
   it("counts unknown codes against the customer's budget (429 after it), right codes never", async () => {
     const limited = await ctx.newApp({
       clock: () => now,
