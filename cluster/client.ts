@@ -148,13 +148,21 @@ export async function addProduct(
   return res.body;
 }
 
-export function placeOrder(base: string, token: string, product: string, quantity = 1) {
+/** POST /api/orders for one product; `discountCode` (issue 32) is sent only when given. */
+export function placeOrder(
+  base: string,
+  token: string,
+  product: string,
+  quantity = 1,
+  discountCode?: string,
+) {
   return call<Order & { message?: string; code?: string }>(base, 'POST', '/api/orders', {
     token,
     body: {
       orderItems: [{ product, itemQuantity: quantity }],
       shippingAddress: SHIPPING,
       paymentMethod: 'paypal',
+      ...(discountCode === undefined ? {} : { discountCode }),
     },
   });
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Order, PayPalOrderResponse, Product } from '@pixel-vault/shared';
+import type { Order, PayPalOrderResponse, Product, Promotion } from '@pixel-vault/shared';
 // The built server's own numbers: the limits the three instances run with.
 import { DEFAULT_RATE_LIMITS } from '../apps/server/dist/app.js';
 import {
@@ -201,6 +201,66 @@ describe('three instances behind nginx on one PostgreSQL (issue 13)', () => {
         body: { code },
       });
       expect(balance.body.balance).toBe(0);
+    }
+  });
+
+  it('12 customers on the 3 instances at once with a code limited to 3: 3 orders carry it, every instance says used 3', async () => {
+    const shoppers = await makeCustomers(cluster, admin, `coder-${run}`, 12);
+    const product = await addProduct(instance(2).url, admin, {
+      name: `Discounted Cartridge ${run}`,
+      price: 20,
+      stock: 100,
+      image: await pngImage(7),
+    });
+    const created = await call<Promotion>(instance(1).url, 'POST', '/api/promotions/admin', {
+      token: admin,
+      body: { code: `RUSH-${run}`, kind: 'percentage', value: 10, usageLimit: 3 },
+    });
+    expect(created.status).toBe(201);
+    const code = created.body.code ?? undefined;
+
+    // Straight to each instance in turn, all at once: the three race on the one promotions row.
+    const answers = await Promise.all(
+      shoppers.map((s, i) =>
+        placeOrder(cluster.instances[i % cluster.instances.length]!.url, s.token, product._id, 1, code),
+      ),
+    );
+    const won = answers.filter((a) => a.status === 201);
+    const lost = answers.filter((a) => a.status !== 201);
+    expect(won).toHaveLength(3);
+    for (const answer of won) expect(answer.body).toMatchObject({ discountCode: code, discountPrice: 2 });
+    expect(lost).toHaveLength(9);
+    for (const answer of lost) {
+      expect(answer.status).toBe(409);
+      expect(answer.body).toMatchObject({
+        message: 'This code has been used up',
+        code: 'DISCOUNT_CODE_USED_UP',
+      });
+    }
+
+    // The count is what it counts: 3 uses not given back, 3 orders with the code.
+    const used = await cluster.db.query<{ id: string; used: number }>(
+      'select id, used from promotions where code = $1',
+      [code],
+    );
+    expect(used.rows[0]?.used).toBe(3);
+    expect(
+      await count(
+        'select count(*) as n from promotion_uses where promotion_id = $1 and released_at is null',
+        [used.rows[0]!.id],
+      ),
+    ).toBe(3);
+    expect(await count('select count(*) as n from orders where discount_code = $1', [code])).toBe(3);
+    for (const each of cluster.instances) {
+      const list = await call<Promotion[]>(each.url, 'GET', '/api/promotions/admin', { token: admin });
+      expect(list.status).toBe(200);
+      expect(
+        list.body.find((p) => p.code === code),
+        `instance ${each.number}`,
+      ).toMatchObject({
+        used: 3,
+        state: 'used_up',
+      });
     }
   });
 

@@ -10,9 +10,9 @@ import {
   watchConsole,
 } from './helpers';
 
-/** The orders export's header row (issue 15; issue 30 adds the order number). */
+/** The orders export's header row (issue 15; issue 30 adds the order number, issue 32 the discount). */
 const ORDERS_HEADER =
-  '_id,orderNumber,createdAt,email,itemsPrice,shippingPrice,taxPrice,totalPrice,isPaid,paidAt,isDelivered,deliveredAt,items';
+  '_id,orderNumber,createdAt,email,itemsPrice,shippingPrice,taxPrice,totalPrice,isPaid,paidAt,isDelivered,deliveredAt,items,discountCode,discountPrice';
 
 /** RFC 4180 records of a CSV text: quoted fields may hold commas, quotes and line breaks. */
 function parseCsv(text: string): string[][] {

@@ -135,7 +135,7 @@ test('a code is limited to a product picked by name, on a 360 px phone @phone', 
   await submit.click();
 
   const item = page.getByRole('list', { name: 'Promotions' }).getByRole('listitem').filter({ hasText: code });
-  await expect(item).toContainText('$5.50 off the products this code is for');
+  await expect(item).toContainText('$5.50 off selected products');
   await expect(item).toContainText('0 used');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   const stored = (await promotionsThroughApi(request)).find((p) => p.code === code);

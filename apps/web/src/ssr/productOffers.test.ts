@@ -100,3 +100,43 @@ describe('productOffers (issue 31)', () => {
     ]);
   });
 });
+
+describe('productOffers during a sale (issue 32)', () => {
+  it("offers each variant at its sale price, good until the sale's end date", () => {
+    const product = makeProduct({
+      options: [{ name: 'Condition', values: ['Loose', 'New'] }],
+      variants: [
+        {
+          _id: 'a',
+          sku: 'A',
+          options: { Condition: 'Loose' },
+          price: 30,
+          compareAtPrice: 40,
+          stockQuantity: 1,
+        },
+        {
+          _id: 'b',
+          sku: 'B',
+          options: { Condition: 'New' },
+          price: 75,
+          compareAtPrice: 100,
+          stockQuantity: 1,
+        },
+      ],
+      productPrice: 30,
+      compareAtPrice: 40,
+      saleEndsAt: '2026-11-30T22:00:00.000Z',
+    });
+    const offers = productOffers(product, URL) as Record<string, unknown>[];
+    expect(offers.map((o) => [o.price, o.priceValidUntil])).toEqual([
+      ['30.00', '2026-11-30'],
+      ['75.00', '2026-11-30'],
+    ]);
+  });
+
+  it('has no priceValidUntil outside a sale', () => {
+    const offer = productOffers(makeProduct({ productPrice: 40 }), URL) as Record<string, unknown>;
+    expect(offer.price).toBe('40.00');
+    expect(offer).not.toHaveProperty('priceValidUntil');
+  });
+});

@@ -205,8 +205,7 @@ export type CheckDiscountResponse = z.infer<typeof CheckDiscountResponse>;
 /** "puzzles", "retro games and consoles", or "" for a code on everything: how a message names the scope. */
 export function promotionScopeWords(scope: { categories: readonly string[]; products: readonly string[] }) {
   const names = scope.categories.map((slug) => categoryTitle(slug).toLowerCase());
-  if (scope.products.length > 0)
-    names.push(names.length > 0 ? 'the products it names' : 'the products this code is for');
+  if (scope.products.length > 0) names.push('selected products');
   if (names.length <= 1) return names[0] ?? '';
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }

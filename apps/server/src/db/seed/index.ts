@@ -17,6 +17,7 @@ import {
   defaultSku,
   productVariants,
   products,
+  promotions,
   users,
 } from '../schema/index.js';
 import { renderBoxArt } from './box-art.js';
@@ -220,6 +221,48 @@ async function seedCustomersAndReviews(
 }
 
 /**
+ * The demo discount codes (issue 32), seeded with the demo catalogue so a fresh shop shows the feature:
+ * one per kind, one with a minimum, and one that has ended. They are for the demo; an owner going live
+ * deactivates them in the admin's Promotions, as they remove the demo products.
+ */
+export const DEMO_DISCOUNT_CODES: readonly (typeof promotions.$inferInsert)[] = [
+  { code: 'RETRO10', kind: 'percentage', value: 10, categories: ['retro-games'] },
+  { code: 'PUZZLE5', kind: 'fixed', value: 500, minSubtotalCents: 2500, categories: ['puzzles'] },
+  { code: 'FREESHIP', kind: 'free_shipping', value: 0 },
+  {
+    code: 'SUMMER24',
+    kind: 'percentage',
+    value: 15,
+    startsAt: new Date('2024-06-01T00:00:00Z'),
+    endsAt: new Date('2024-09-01T00:00:00Z'),
+  },
+];
+
+/** How long the demo sale runs from the demo catalogue's creation. */
+export const DEMO_SALE_DAYS = 30;
+
+/**
+ * Idempotent: a code that exists (an earlier seed, or an admin's own) is left as it is. With them, a
+ * scheduled sale (issue 32): 15% off board games for DEMO_SALE_DAYS from now, so the catalogue shows
+ * struck-through prices on a fresh start (it runs only with the seed of an empty catalogue).
+ */
+async function seedDiscountCodes(tx: Transaction, now: Date): Promise<void> {
+  await tx
+    .insert(promotions)
+    .values(DEMO_DISCOUNT_CODES.map((code) => ({ ...code, createdAt: now, updatedAt: now })))
+    .onConflictDoNothing({ target: promotions.code });
+  await tx.insert(promotions).values({
+    kind: 'sale',
+    value: 15,
+    categories: ['board-games'],
+    startsAt: now,
+    endsAt: new Date(now.getTime() + DEMO_SALE_DAYS * 24 * 3_600_000),
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/**
  * Every product's rating and review count from its visible reviews, as the reviews module computes
  * them after each change (modules/reviews/reviews.repo.ts recountProduct; the db layer imports no module).
  */
@@ -232,8 +275,9 @@ async function recountAllProducts(tx: Transaction): Promise<void> {
 }
 
 /**
- * Fills an empty catalogue with the demo products and their box art. Does nothing when any
- * product exists, so it is safe on every start. Answers how many products it inserted.
+ * Fills an empty catalogue with the demo products and their box art, and adds the demo discount codes.
+ * Does nothing when any product exists, so it is safe on every start. Answers how many products it
+ * inserted.
  */
 export async function seedIfEmpty({
   db,
@@ -312,10 +356,16 @@ export async function seedIfEmpty({
     }));
     await seedCustomersAndReviews(tx, source, bought, now);
     await recountAllProducts(tx);
+    await seedDiscountCodes(tx, now);
     return rows.length;
   });
 
-  if (inserted > 0) log.info(`Seeded the catalogue with ${inserted} products`);
+  if (inserted > 0) {
+    log.info(`Seeded the catalogue with ${inserted} products`);
+    log.info(
+      `Added the demo discount codes ${DEMO_DISCOUNT_CODES.map((c) => c.code).join(', ')} and a sale on board games`,
+    );
+  }
   return inserted;
 }
 

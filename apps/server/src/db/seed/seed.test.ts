@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORIES, type Product } from '@pixel-vault/shared';
+import { CATEGORIES, type Product, type Promotion } from '@pixel-vault/shared';
 import {
   giftCardLedger,
   giftCards,
@@ -10,6 +10,7 @@ import {
   productImages,
   productReviews,
   products,
+  promotions,
   users,
 } from '../schema/index.js';
 import { type TestContext, createTestContext, silentLog } from '../../test/context.js';
@@ -164,9 +165,59 @@ describe('seedIfEmpty', () => {
     }
   });
 
+  it('adds the demo discount codes: one of each kind, one with a minimum, one ended (issue 32)', async () => {
+    const admin = (await insertUser(ctx.db, { isAdmin: true })).auth;
+    const list = await ctx.app.inject({ method: 'GET', url: '/api/promotions/admin', headers: admin });
+    const codes = list.json<Promotion[]>().filter((p) => p.kind !== 'sale');
+    const byCode = new Map(codes.map((p) => [p.code, p]));
+    expect([...byCode.keys()].sort()).toEqual(['FREESHIP', 'PUZZLE5', 'RETRO10', 'SUMMER24']);
+    // And a sale running on board games, so the catalogue shows struck-through prices.
+    const sales = list.json<Promotion[]>().filter((p) => p.kind === 'sale');
+    expect(sales).toMatchObject([{ code: null, value: 15, categories: ['board-games'], state: 'active' }]);
+    const boardGame = (
+      await ctx.app.inject({ method: 'GET', url: '/api/products?category=board-games' })
+    ).json<Product[]>()[0]!;
+    expect(boardGame.compareAtPrice).toBeGreaterThan(boardGame.productPrice);
+    expect(byCode.get('RETRO10')).toMatchObject({
+      kind: 'percentage',
+      value: 10,
+      categories: ['retro-games'],
+      state: 'active',
+      used: 0,
+    });
+    expect(byCode.get('PUZZLE5')).toMatchObject({
+      kind: 'fixed',
+      value: 5,
+      minSubtotal: 25,
+      categories: ['puzzles'],
+      state: 'active',
+    });
+    expect(byCode.get('FREESHIP')).toMatchObject({ kind: 'free_shipping', categories: [], state: 'active' });
+    expect(byCode.get('SUMMER24')).toMatchObject({ state: 'ended' });
+
+    // A shopper can use them on the seeded catalogue.
+    const shopper = (await insertUser(ctx.db)).auth;
+    const all = (await ctx.app.inject({ method: 'GET', url: '/api/products' })).json<Product[]>();
+    const game = all.find((p) => p.productCategory === 'retro-games' && p.stockQuantity > 0)!;
+    const check = (code: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/promotions/check',
+        headers: shopper,
+        payload: { code, orderItems: [{ product: game._id, itemQuantity: 1 }] },
+      });
+    const retro = await check('retro10');
+    expect(retro.statusCode).toBe(200);
+    expect(retro.json()).toMatchObject({ code: 'RETRO10', description: '10% off retro games' });
+    expect((await check('FREESHIP')).json()).toMatchObject({ shippingPrice: 0 });
+    expect((await check('PUZZLE5')).json()).toMatchObject({ code: 'DISCOUNT_CODE_NOT_APPLICABLE' });
+    expect((await check('SUMMER24')).json()).toMatchObject({ code: 'DISCOUNT_CODE_EXPIRED' });
+  });
+
   it('does nothing when products already exist', async () => {
     expect(await seedIfEmpty({ db: ctx.db, storage: ctx.storage, log: silentLog })).toBe(0);
     expect(await ctx.db.select().from(products)).toHaveLength(inserted);
+    expect(await ctx.db.select().from(promotions)).toHaveLength(5);
   });
 
   it('makes storage keys from the name, the variant and the content hash', () => {

@@ -1,12 +1,14 @@
 import { eq, like, sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminStats } from '@pixel-vault/shared';
+import type { AdminStats, Order, Promotion } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
 import { mailOutbox, orderItems, orders, products } from '../../db/schema/index.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
 import {
+  TEST_ADDRESS,
   clearProducts,
+  insertGiftCard,
   insertProduct,
   insertUser,
   placeOrder,
@@ -62,6 +64,48 @@ async function insertOrder(db: Database, seed: OrderSeed): Promise<string> {
     await db.insert(orderItems).values(seed.items.map((item) => ({ ...item, orderId: row.id, image: '' })));
   }
   return row.id;
+}
+
+/**
+ * An order placed through the API with a new discount code (issue 32) made by the admin, paid in full
+ * with a gift card: the way a discounted order reaches the overview and the export.
+ */
+async function placePaidWithCode(
+  ctx: TestContext,
+  admin: { authorization: string },
+  lines: { product: string; itemQuantity: number }[],
+  promotion: Record<string, unknown>,
+): Promise<Order> {
+  const created = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/promotions/admin',
+    headers: admin,
+    payload: promotion,
+  });
+  if (created.statusCode !== 201) throw new Error(`code: ${created.statusCode} ${created.body}`);
+  const { auth } = await insertUser(ctx.db);
+  const placed = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/orders',
+    headers: auth,
+    payload: {
+      orderItems: lines,
+      shippingAddress: TEST_ADDRESS,
+      paymentMethod: 'paypal',
+      discountCode: created.json<Promotion>().code,
+    },
+  });
+  if (placed.statusCode !== 201) throw new Error(`order: ${placed.statusCode} ${placed.body}`);
+  const order = placed.json<Order>();
+  const card = await insertGiftCard(ctx.db, { balanceCents: 100_000 });
+  const paid = await ctx.app.inject({
+    method: 'PUT',
+    url: `/api/orders/${order._id}/payment`,
+    headers: auth,
+    payload: { payment_method: 'Gift Card', gift_card_code: card.code },
+  });
+  if (!paid.json<Order>().isPaid) throw new Error(`payment: ${paid.statusCode} ${paid.body}`);
+  return order;
 }
 
 describe('GET /api/admin/stats in a shop on Tokyo time (issue 15)', () => {
@@ -321,6 +365,44 @@ describe('GET /api/admin/stats: best sellers (issue 15)', () => {
   });
 });
 
+describe('GET /api/admin/stats: orders with a discount code (issue 32)', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestContext({ app: { clock: () => new Date('2026-11-27T12:00:00Z') } });
+  });
+  afterAll(() => ctx.close());
+
+  it('counts what was paid, after the discount, in the revenue and in each best seller', async () => {
+    const admin = (await insertUser(ctx.db, { isAdmin: true })).auth;
+    const puzzle = await insertProduct(ctx.db, {
+      name: 'Discounted Puzzle',
+      category: 'puzzles',
+      priceCents: 4000,
+    });
+    const game = await insertProduct(ctx.db, { name: 'Full Price Game', priceCents: 2000 });
+    const order = await placePaidWithCode(
+      ctx,
+      admin,
+      [
+        { product: puzzle.id, itemQuantity: 2 },
+        { product: game.id, itemQuantity: 1 },
+      ],
+      { code: 'STATS25', kind: 'percentage', value: 25, categories: ['puzzles'] },
+    );
+    // $100.00 of items, 25% off the $80.00 of puzzles: $80.00; tax $12.00; shipping $7.99: $99.99.
+    expect(order).toMatchObject({ price: 100, discountPrice: 20, totalPrice: 99.99 });
+
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/stats?days=1', headers: admin });
+    const body = res.json<AdminStats>();
+    expect(body.totals).toEqual({ orders: 1, revenue: 99.99, averageOrder: 99.99 });
+    expect(body.topProducts).toEqual([
+      { _id: puzzle.id, productName: 'Discounted Puzzle', units: 2, revenue: 60 },
+      { _id: game.id, productName: 'Full Price Game', units: 1, revenue: 20 },
+    ]);
+  });
+});
+
 describe('low-stock mail (issue 15)', () => {
   let ctx: TestContext;
 
@@ -489,7 +571,7 @@ describe('CSV exports (issue 15)', () => {
     );
     const text = res.rawPayload.toString('utf8');
     expect(text.split('\r\n')[0]).toBe(
-      '_id,orderNumber,createdAt,email,itemsPrice,shippingPrice,taxPrice,totalPrice,isPaid,paidAt,isDelivered,deliveredAt,items',
+      '_id,orderNumber,createdAt,email,itemsPrice,shippingPrice,taxPrice,totalPrice,isPaid,paidAt,isDelivered,deliveredAt,items,discountCode,discountPrice',
     );
     const rows = rowsOf(text);
     expect(rows.map((r) => r._id)).toEqual([first, last]);
@@ -510,6 +592,8 @@ describe('CSV exports (issue 15)', () => {
       isDelivered: 'true',
       deliveredAt: '2026-04-30T04:00:00.000Z',
       items: '2 x Exported @ 12.50; 1 x Old, "gone" thing @ 12.50',
+      discountCode: '',
+      discountPrice: '0.00',
     });
     expect(rows[1]).toMatchObject({
       isPaid: 'false',
@@ -573,5 +657,31 @@ describe('CSV exports (issue 15)', () => {
     const totals = rows.map((r) => Math.round(Number(r.totalPrice) * 100)).sort((a, b) => a - b);
     expect(totals).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     for (const r of rows) expect(r.items).toBe(`1 x Bulk line @ ${r.totalPrice}`);
+  });
+
+  it("exports a discounted order's code and what it took off, in the last two columns", async () => {
+    const product = await insertProduct(ctx.db, { name: 'Coded', priceCents: 3000 });
+    const order = await placePaidWithCode(ctx, admin, [{ product: product.id, itemQuantity: 1 }], {
+      code: 'EXPORT5',
+      kind: 'fixed',
+      value: 5,
+    });
+    const res = await get('/api/admin/export/orders.csv?from=2026-05-02&to=2026-05-02');
+    const [header, line] = res.rawPayload.toString('utf8').split('\r\n');
+    expect(header?.split(',').slice(-2)).toEqual(['discountCode', 'discountPrice']);
+    expect(line?.split(',').slice(-2)).toEqual(['EXPORT5', '5.00']);
+    expect(rowsOf(res.rawPayload.toString('utf8'))).toEqual([
+      expect.objectContaining({
+        _id: order._id,
+        // The spec's price before the code; the total is what is owed after it.
+        itemsPrice: '30.00',
+        shippingPrice: '7.99',
+        taxPrice: '3.75',
+        totalPrice: '36.74',
+        isPaid: 'true',
+        discountCode: 'EXPORT5',
+        discountPrice: '5.00',
+      }),
+    ]);
   });
 });

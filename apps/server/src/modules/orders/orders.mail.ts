@@ -6,18 +6,31 @@ import type { NewMail } from '../mail/mail.service.js';
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 
 /**
+ * The totals as the order was priced (issue 32): a code's discount on its own line, minus what it took
+ * off the items, between the items and shipping; a code that took nothing off the items (free
+ * shipping) is named beside the shipping it made free. Without a code, the lines of before, unchanged.
+ */
+function totalLines(order: OrderRow): [string, number][] {
+  const code = order.discountCode;
+  const discounted = code !== null && order.discountCents > 0;
+  const freeShipping = code !== null && order.discountCents === 0 && order.shippingCents === 0;
+  return [
+    ['Items total', order.itemsCents],
+    ...(discounted ? [[`Discount (${code})`, -order.discountCents] as [string, number]] : []),
+    [freeShipping ? `Shipping (${code})` : 'Shipping', order.shippingCents],
+    ['Tax', order.taxCents],
+    ['Total', order.totalCents],
+  ];
+}
+
+/**
  * The confirmation e-mail (spec section 7): order id, date, address, item table and totals; the order's
  * number (issue 30) in the subject and above its id.
  */
 export function confirmationMail(order: OrderRow, items: OrderItemRow[], paidAt: Date): NewMail {
   const date = dateFormat.format(order.createdAt);
   const address = [order.shipAddress, order.shipCity, order.shipPostalCode, order.shipCountry];
-  const totals: [string, number][] = [
-    ['Items total', order.itemsCents],
-    ['Shipping', order.shippingCents],
-    ['Tax', order.taxCents],
-    ['Total', order.totalCents],
-  ];
+  const totals = totalLines(order);
 
   const text = [
     `Hello ${order.customerName},`,
@@ -63,7 +76,7 @@ ${items
 </tbody>
 </table>
 <table style="margin-top:12px">
-${totals.map(([label, cents]) => `<tr><td>${label}</td><td style="text-align:right">${formatCents(cents)}</td></tr>`).join('\n')}
+${totals.map(([label, cents]) => `<tr><td>${escapeHtml(label)}</td><td style="text-align:right">${formatCents(cents)}</td></tr>`).join('\n')}
 </table>
 <p>Pixel Vault</p>
 </body></html>`;

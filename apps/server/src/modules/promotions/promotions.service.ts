@@ -124,20 +124,24 @@ export function createPromotionsService({
       const message = 'Too many discount code attempts. Please try again later.';
       const at = clock().getTime();
       const seen = known.get(code);
-      if (seen && at - seen.at < KNOWN_FOR_MS) {
-        // A code found before (issue 32: checkout's hot path, one statement instead of three): it
-        // spends nothing, but is refused like any other once a budget is used up.
-        const taken = await limiter.peek(budgets);
+      // A code found in the last few seconds is not read again (issue 32: checkout's hot path).
+      const row = seen && at - seen.at < KNOWN_FOR_MS ? seen.row : await findByCode(db, code);
+      if (!row) {
+        // A wrong code spends a try (429 once either budget is used up, before saying it is wrong).
+        const taken = await limiter.take(budgets);
         if (!taken.allowed) throw rateLimited(message, taken.retryAfterSeconds);
-        return seen.row;
+        throw codeUnknown();
       }
-      return limiter.guard(budgets, message, async () => {
-        const row = await findByCode(db, code);
-        if (!row) throw codeUnknown();
+      if (!seen || seen.row !== row) {
         known.set(code, { row, at });
         if (known.size > KNOWN_MAX) known.delete(known.keys().next().value!);
-        return row;
-      });
+      }
+      // A right code spends nothing, but is refused like a wrong one once a budget is used up, so a
+      // guesser cannot tell them apart. The peek reads the counts after every try taken before it
+      // (under the rows' locks), so a burst of guesses is judged as if they came one by one.
+      const taken = await limiter.peek(budgets);
+      if (!taken.allowed) throw rateLimited(message, taken.retryAfterSeconds);
+      return row;
     },
 
     async list() {

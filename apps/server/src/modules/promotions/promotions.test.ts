@@ -502,6 +502,30 @@ describe('applying a code to an order', () => {
     expect(promotion?.used).toBe(1);
   });
 
+  it('lets 40 customers behind one address use a right code at once (right codes never spend)', async () => {
+    // Default limits: 30 wrong codes per address. A code just created is in no instance's memory, so
+    // every one of these reads it; none may be refused for a budget that only wrong codes spend.
+    const shop = await ctx.newApp({ clock: () => now });
+    const p = await insertProduct(ctx.db, { priceCents: 1500, stock: 100 });
+    const code = await createCode({ kind: 'percentage', value: 5 });
+    const shoppers = await Promise.all(Array.from({ length: 40 }, () => customer()));
+    const answers = await Promise.all(
+      shoppers.map((auth) =>
+        shop.inject({
+          method: 'POST',
+          url: '/api/orders',
+          headers: auth,
+          payload: {
+            orderItems: [{ product: p.id, itemQuantity: 1 }],
+            shippingAddress: TEST_ADDRESS,
+            discountCode: code.code,
+          },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 201));
+  });
+
   it("counts unknown codes against the customer's budget (429 after it), right codes never", async () => {
     const limited = await ctx.newApp({
       clock: () => now,

@@ -37,12 +37,21 @@ function ChosenProduct({
 }
 
 /**
- * The products a code is limited to, picked by name (issue 32): a search of the shop's products (the
+ * The products a code (or a sale) is limited to, picked by name (issue 32): a search of the shop's products (the
  * same as Update Product's), an Add button per match, and the chosen ones with a Remove button. The
  * ids are what the form sends. After an Add or a Remove the focus goes back to the search, and the
  * change is announced.
  */
-export function ProductPicker({ value, onChange }: { value: string[]; onChange: (ids: string[]) => void }) {
+export function ProductPicker({
+  value,
+  onChange,
+  hint = 'Optional. With products or categories chosen, the discount comes off those lines only; with none, off the whole order.',
+}: {
+  value: string[];
+  onChange: (ids: string[]) => void;
+  /** What choosing products does (a sale's differs from a code's). */
+  hint?: string;
+}) {
   const [text, setText] = useState('');
   const [names, setNames] = useState<Record<string, string>>({});
   const [announcement, setAnnouncement] = useState('');
@@ -72,8 +81,7 @@ export function ProductPicker({ value, onChange }: { value: string[]; onChange: 
     <fieldset className="flex min-w-0 flex-col gap-3" aria-describedby={hintId}>
       <legend className="mb-1 text-sm font-semibold tracking-wide text-cyan-300 uppercase">Products</legend>
       <p id={hintId} className="text-xs text-zinc-400">
-        Optional. With products or categories chosen, the discount comes off those lines only; with none, off
-        the whole order.
+        {hint}
       </p>
       {value.length === 0 ? (
         <p className="text-sm text-zinc-300">No products chosen</p>

@@ -3,9 +3,11 @@ import {
   CATEGORIES,
   CreatePromotionBody,
   DISCOUNT_KINDS,
+  PROMOTION_KINDS,
   UpdatePromotionBody,
   categoryTitle,
   type Promotion,
+  type PromotionKind,
 } from '@pixel-vault/shared';
 import { Modal } from '../../ui/Modal';
 import { useCreatePromotionMutation, useUpdatePromotionMutation } from './api';
@@ -16,10 +18,10 @@ import {
   EMPTY_PROMOTION_FORM,
   formFromPromotion,
   KIND_LABELS,
-  type CodePromotion,
+  promotionName,
+  shapeProblem,
   updateInput,
   valueProblem,
-  type DiscountKind,
   type PromotionFormValues,
 } from './promotion-form';
 import { validateAndSend } from './submit';
@@ -36,17 +38,19 @@ function timeZoneName(): string {
 }
 
 /**
- * Create (no `promotion`) or edit a discount code (issue 32), in a dialog. The values are checked with
- * the shared schemas before they are sent, and the server's refusal ('A promotion with this code
- * already exists') is shown in the form. An edit sends only the fields that changed. `onSaved` gets
- * the code as the server answered it; the dialog gives the focus back to the button that opened it.
+ * Create (no `promotion`) or edit a discount code or a scheduled sale (issue 32), in a dialog. A sale
+ * has no code, minimum subtotal or limits (hidden for it), and needs a start and an end; a code stays a
+ * code and a sale a sale (the server refuses the change). The values are checked with the shared
+ * schemas before they are sent, and the server's refusal ('A promotion with this code already exists')
+ * is shown in the form. An edit sends only the fields that changed. `onSaved` gets the promotion as the
+ * server answered it; the dialog gives the focus back to the button that opened it.
  */
 export function PromotionFormModal({
   promotion,
   onClose,
   onSaved,
 }: {
-  promotion?: CodePromotion;
+  promotion?: Promotion;
   onClose: () => void;
   onSaved: (saved: Promotion, how: 'created' | 'saved') => void;
 }) {
@@ -87,7 +91,7 @@ export function PromotionFormModal({
     }
     const input = updateInput(values, promotion);
     if (Object.keys(input).length === 0) return onClose();
-    const problem = input.value !== undefined ? valueProblem(values) : undefined;
+    const problem = (input.value !== undefined ? valueProblem(values) : undefined) ?? shapeProblem(values);
     if (problem) return setProblems([problem]);
     const found = await validateAndSend(UpdatePromotionBody, input, async (body) => {
       saved = await updatePromotion({ id: promotion._id, body }).unwrap();
@@ -96,97 +100,132 @@ export function PromotionFormModal({
     onSaved(saved, 'saved');
   }
 
-  const unit = values.kind === 'percentage' ? '%' : '$';
+  const sale = values.kind === 'sale';
+  const percent = values.kind === 'percentage' || sale;
+  const unit = percent ? '%' : '$';
+  const maxPercent = sale ? '99' : '100';
+  // A new promotion may be of any kind; an edited one keeps to codes, or stays a sale.
+  const kinds: readonly PromotionKind[] = !promotion ? PROMOTION_KINDS : sale ? ['sale'] : DISCOUNT_KINDS;
 
   return (
     <Modal onClose={onClose} labelledBy={titleId}>
       <form noValidate onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-5">
-        <h3 id={titleId} className="pixel-heading text-base break-all text-lime-300">
-          {promotion ? `Edit ${promotion.code}` : 'New Promotion'}
+        <h3
+          id={titleId}
+          className={`pixel-heading text-base text-lime-300 ${promotion?.code ? 'break-all' : 'break-words'}`}
+        >
+          {promotion ? `Edit ${promotionName(promotion)}` : 'New Promotion'}
         </h3>
-        <Field
-          label="Code"
-          value={values.code}
-          onChange={set('code')}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          hint="3 to 32 letters, digits, - or _ (kept in capitals)."
-          required
-        />
+        {!sale && (
+          <Field
+            label="Code"
+            value={values.code}
+            onChange={set('code')}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            hint="3 to 32 letters, digits, - or _ (kept in capitals)."
+            required
+          />
+        )}
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectField
             label="Kind"
             value={values.kind}
-            onChange={(kind) => set('kind')(kind as DiscountKind)}
-            options={DISCOUNT_KINDS}
-            optionLabel={(kind) => KIND_LABELS[kind as DiscountKind]}
+            onChange={(kind) => set('kind')(kind as PromotionKind)}
+            options={kinds}
+            optionLabel={(kind) => KIND_LABELS[kind as PromotionKind]}
           />
           {values.kind !== 'free_shipping' && (
             <Field
               label={`Value (${unit})`}
               type="number"
               inputMode="decimal"
-              min={values.kind === 'percentage' ? '1' : '0.01'}
-              max={values.kind === 'percentage' ? '100' : undefined}
-              step={values.kind === 'percentage' ? '1' : '0.01'}
+              min={percent ? '1' : '0.01'}
+              max={percent ? maxPercent : undefined}
+              step={percent ? '1' : '0.01'}
               value={values.value}
               onChange={set('value')}
-              hint={values.kind === 'percentage' ? 'A whole number from 1 to 100.' : 'Dollars off.'}
+              hint={
+                sale
+                  ? "A whole number from 1 to 99: the percent off the shop's prices while the sale runs."
+                  : percent
+                    ? 'A whole number from 1 to 100.'
+                    : 'Dollars off.'
+              }
               required
             />
           )}
         </div>
-        <Field
-          label="Minimum subtotal ($)"
-          type="number"
-          inputMode="decimal"
-          min="0"
-          step="0.01"
-          value={values.minSubtotal}
-          onChange={set('minSubtotal')}
-          hint="Optional: the subtotal of the lines the code applies to must reach it."
-        />
+        {!sale && (
+          <Field
+            label="Minimum subtotal ($)"
+            type="number"
+            inputMode="decimal"
+            min="0"
+            step="0.01"
+            value={values.minSubtotal}
+            onChange={set('minSubtotal')}
+            hint="Optional: the subtotal of the lines the code applies to must reach it."
+          />
+        )}
         <fieldset className="flex min-w-0 flex-col gap-3" aria-describedby={windowHintId}>
           <legend className={legendClass}>When</legend>
           <p id={windowHintId} className="text-xs text-zinc-400">
-            Optional. Times are in your time zone ({timeZoneName()}). No start: from now; no end: until
-            deactivated.
+            {sale
+              ? `Required: the sale prices show from the start to the end. Times are in your time zone (${timeZoneName()}).`
+              : `Optional. Times are in your time zone (${timeZoneName()}). No start: from now; no end: until deactivated.`}
           </p>
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Starts" type="datetime-local" value={values.startsAt} onChange={set('startsAt')} />
-            <Field label="Ends" type="datetime-local" value={values.endsAt} onChange={set('endsAt')} />
-          </div>
-        </fieldset>
-        <fieldset className="flex min-w-0 flex-col gap-3">
-          <legend className={legendClass}>Limits</legend>
-          <div className="grid gap-4 sm:grid-cols-2">
             <Field
-              label="Usage limit"
-              type="number"
-              inputMode="numeric"
-              min="1"
-              step="1"
-              value={values.usageLimit}
-              onChange={set('usageLimit')}
-              hint="Orders in all. Empty: no limit."
+              label="Starts"
+              type="datetime-local"
+              value={values.startsAt}
+              onChange={set('startsAt')}
+              required={sale}
             />
             <Field
-              label="Uses per customer"
-              type="number"
-              inputMode="numeric"
-              min="1"
-              step="1"
-              value={values.perCustomerLimit}
-              onChange={set('perCustomerLimit')}
-              hint="Empty: no limit."
+              label="Ends"
+              type="datetime-local"
+              value={values.endsAt}
+              onChange={set('endsAt')}
+              required={sale}
             />
           </div>
         </fieldset>
+        {!sale && (
+          <fieldset className="flex min-w-0 flex-col gap-3">
+            <legend className={legendClass}>Limits</legend>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field
+                label="Usage limit"
+                type="number"
+                inputMode="numeric"
+                min="1"
+                step="1"
+                value={values.usageLimit}
+                onChange={set('usageLimit')}
+                hint="Orders in all. Empty: no limit."
+              />
+              <Field
+                label="Uses per customer"
+                type="number"
+                inputMode="numeric"
+                min="1"
+                step="1"
+                value={values.perCustomerLimit}
+                onChange={set('perCustomerLimit')}
+                hint="Empty: no limit."
+              />
+            </div>
+          </fieldset>
+        )}
         <fieldset className="flex min-w-0 flex-col gap-2" aria-describedby={categoriesHintId}>
           <legend className={legendClass}>Categories</legend>
           <p id={categoriesHintId} className="text-xs text-zinc-400">
-            Optional: the discount comes off these categories&apos; lines only.
+            {sale
+              ? "Optional: the sale is on these categories' products only."
+              : "Optional: the discount comes off these categories' lines only."}
           </p>
           <div className="grid gap-2 sm:grid-cols-2">
             {CATEGORIES.map((slug) => (
@@ -202,7 +241,15 @@ export function PromotionFormModal({
             ))}
           </div>
         </fieldset>
-        <ProductPicker value={values.products} onChange={set('products')} />
+        <ProductPicker
+          value={values.products}
+          onChange={set('products')}
+          hint={
+            sale
+              ? 'Optional. With products or categories chosen, the sale is on those only; with none, on the whole shop.'
+              : undefined
+          }
+        />
         <label className="flex items-center gap-3 text-zinc-100">
           <input
             type="checkbox"

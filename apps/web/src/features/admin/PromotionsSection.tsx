@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { dateTimeFormat, describeDiscount, formatDollars, type Promotion } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -6,7 +6,7 @@ import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDeactivatePromotionMutation, useGetPromotionsQuery, useUpdatePromotionMutation } from './api';
 import { PromotionFormModal } from './PromotionFormModal';
-import { isDiscountCode, STATE_LABELS, type CodePromotion } from './promotion-form';
+import { promotionName, STATE_LABELS } from './promotion-form';
 import { sendOrRefusal } from './submit';
 
 export const NO_PROMOTIONS = 'No promotions yet';
@@ -67,8 +67,8 @@ function PromotionItem({
   onEdit,
   onOutcome,
 }: {
-  promotion: CodePromotion;
-  /** Take the focus once (the code just created). */
+  promotion: Promotion;
+  /** Take the focus once (the promotion just created). */
   focused: boolean;
   onFocused: () => void;
   onEdit: () => void;
@@ -78,7 +78,8 @@ function PromotionItem({
   const [confirming, setConfirming] = useState(false);
   const [deactivate, { isLoading: deactivating }] = useDeactivatePromotionMutation();
   const [update, { isLoading: activating }] = useUpdatePromotionMutation();
-  const { code } = promotion;
+  const sale = promotion.kind === 'sale';
+  const name = promotionName(promotion);
 
   useEffect(() => {
     if (!focused) return;
@@ -92,7 +93,7 @@ function PromotionItem({
     onOutcome(
       refused
         ? { kind: 'error', message: refused.message }
-        : { kind: 'success', message: `${code} deactivated` },
+        : { kind: 'success', message: `${name} deactivated` },
     );
   }
 
@@ -102,7 +103,7 @@ function PromotionItem({
     onOutcome(
       refused
         ? { kind: 'error', message: refused.message }
-        : { kind: 'success', message: `${code} activated` },
+        : { kind: 'success', message: `${name} activated` },
     );
   }
 
@@ -116,23 +117,29 @@ function PromotionItem({
   return (
     <li className="flex flex-col gap-3 border-2 border-zinc-700 bg-zinc-950 p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 ref={headingRef} tabIndex={-1} className="font-mono text-lg break-all text-lime-300">
-          {code}
+        {/* A sale has no code: it is named "Sale" and by what it does. */}
+        <h3
+          ref={headingRef}
+          tabIndex={-1}
+          className={`text-lg text-lime-300 ${sale ? 'font-semibold break-words' : 'font-mono break-all'}`}
+        >
+          {name}
         </h3>
         <span className={`border-2 px-2 py-0.5 text-sm font-semibold ${STATE_CLASSES[promotion.state]}`}>
           {STATE_LABELS[promotion.state]}
         </span>
       </div>
       <dl className="flex flex-col gap-1">
-        {detail('Discount', describeDiscount(promotion))}
-        {detail('Uses', usesText(promotion))}
+        {/* A sale's heading says what it does; it has no uses (no code to use). */}
+        {!sale && detail('Discount', describeDiscount(promotion))}
+        {!sale && detail('Uses', usesText(promotion))}
         {promotion.perCustomerLimit !== null &&
           detail('Per customer', `at most ${promotion.perCustomerLimit}`)}
         {promotion.minSubtotal !== null && detail('Minimum subtotal', formatDollars(promotion.minSubtotal))}
         {detail('When', <Window startsAt={promotion.startsAt} endsAt={promotion.endsAt} />)}
       </dl>
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn btn-secondary" aria-label={`Edit ${code}`} onClick={onEdit}>
+        <button type="button" className="btn btn-secondary" aria-label={`Edit ${name}`} onClick={onEdit}>
           Edit
         </button>
         {/* One button whose action follows the state: the focus stays on it across the change (so it
@@ -140,7 +147,7 @@ function PromotionItem({
         <button
           type="button"
           className="btn btn-secondary"
-          aria-label={`${promotion.active ? 'Deactivate' : 'Activate'} ${code}`}
+          aria-label={`${promotion.active ? 'Deactivate' : 'Activate'} ${name}`}
           onClick={() => (promotion.active ? setConfirming(true) : void onActivate())}
         >
           {promotion.active ? 'Deactivate' : 'Activate'}
@@ -148,8 +155,12 @@ function PromotionItem({
       </div>
       {confirming && (
         <ConfirmDialog
-          message={confirmDeactivate(code)}
-          details="Shoppers can no longer use it; orders already placed keep their discount. You can activate it again."
+          message={confirmDeactivate(name)}
+          details={
+            sale
+              ? 'The shop goes back to its regular prices; orders already placed keep theirs. You can activate it again.'
+              : 'Shoppers can no longer use it; orders already placed keep their discount. You can activate it again.'
+          }
           confirmLabel="Deactivate"
           busy={deactivating}
           onConfirm={() => void onDeactivate()}
@@ -161,24 +172,22 @@ function PromotionItem({
 }
 
 /**
- * Promotions (issue 32, docs/decisions/009): the discount codes, newest first, with their state in
- * words, their uses and their dates; create, edit and deactivate (or activate again) them. A code is
- * never deleted: orders keep it.
+ * Promotions (issue 32, docs/decisions/009): the discount codes and the scheduled sales, newest first,
+ * with their state in words, their uses (a code's) and their dates; create, edit and deactivate (or
+ * activate again) them. A promotion is never deleted: orders keep it.
  */
 export function PromotionsSection() {
   // Read again each time the section opens: shoppers' orders change the uses, the clock the states.
   const { data, error, isLoading } = useGetPromotionsQuery(undefined, { refetchOnMountOrArgChange: true });
-  // Codes only: a scheduled sale (no code) is not managed here.
-  const promotions = useMemo(() => data?.filter(isDiscountCode), [data]);
-  const [editing, setEditing] = useState<CodePromotion | 'new' | null>(null);
+  const [editing, setEditing] = useState<Promotion | 'new' | null>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const clearFocus = useCallback(() => setFocusId(null), []);
 
   function onSaved(saved: Promotion, how: 'created' | 'saved') {
     setEditing(null);
-    setOutcome({ kind: 'success', message: `${saved.code ?? 'Promotion'} ${how}` });
-    // A new code is looked at where it is listed; an edited one gives the focus back to its Edit button.
+    setOutcome({ kind: 'success', message: `${promotionName(saved)} ${how}` });
+    // A new promotion is looked at where it is listed; an edited one gives the focus back to its Edit button.
     if (how === 'created') setFocusId(saved._id);
   }
 
@@ -195,11 +204,11 @@ export function PromotionsSection() {
         <Spinner label="Loading promotions" />
       ) : error ? (
         <ErrorLine message={errorMessage(error)} />
-      ) : !promotions || promotions.length === 0 ? (
+      ) : !data || data.length === 0 ? (
         <p className="text-zinc-300">{NO_PROMOTIONS}</p>
       ) : (
         <ul aria-label="Promotions" className="grid gap-4 xl:grid-cols-2">
-          {promotions.map((promotion) => (
+          {data.map((promotion) => (
             <PromotionItem
               key={promotion._id}
               promotion={promotion}

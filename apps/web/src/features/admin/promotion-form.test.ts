@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import type { Promotion } from '@pixel-vault/shared';
 import {
   createInput,
   EMPTY_PROMOTION_FORM,
   formFromPromotion,
   isoToLocalInput,
   localInputToIso,
+  promotionName,
+  shapeProblem,
   updateInput,
   valueProblem,
 } from './promotion-form';
@@ -78,5 +81,73 @@ describe('promotion form values', () => {
     );
     expect(valueProblem({ ...EMPTY_PROMOTION_FORM, kind: 'fixed', value: '10.5' })).toBeUndefined();
     expect(valueProblem({ ...EMPTY_PROMOTION_FORM, kind: 'free_shipping', value: '' })).toBeUndefined();
+  });
+});
+
+describe('a scheduled sale in the promotion form (issue 32)', () => {
+  const sale = (overrides: Partial<Promotion> = {}): Promotion => ({
+    ...makePromotion(),
+    code: null,
+    kind: 'sale',
+    value: 20,
+    startsAt: '2026-11-27T08:00:00.000Z',
+    endsAt: '2026-11-30T23:00:00.000Z',
+    categories: ['puzzles'],
+    state: 'scheduled',
+    ...overrides,
+  });
+
+  it('sends no code, minimum subtotal or limits for a sale, whatever the hidden fields hold', () => {
+    expect(
+      createInput({
+        ...EMPTY_PROMOTION_FORM,
+        kind: 'sale',
+        code: 'TYPED-BEFORE',
+        value: '25',
+        minSubtotal: '10',
+        usageLimit: '5',
+        perCustomerLimit: '1',
+        startsAt: '2026-11-27T09:00',
+        endsAt: '2026-11-30T18:00',
+        categories: ['puzzles'],
+      }),
+    ).toEqual({
+      kind: 'sale',
+      value: 25,
+      startsAt: new Date(2026, 10, 27, 9, 0).toISOString(),
+      endsAt: new Date(2026, 10, 30, 18, 0).toISOString(),
+      categories: ['puzzles'],
+      products: [],
+      active: true,
+    });
+  });
+
+  it('reads a sale back unchanged, and sends only its changed end', () => {
+    const promotion = sale();
+    const values = formFromPromotion(promotion);
+    expect(values.code).toBe('');
+    expect(updateInput(values, promotion)).toEqual({});
+    expect(updateInput({ ...values, endsAt: '2026-12-02T18:00' }, promotion)).toEqual({
+      endsAt: new Date(2026, 11, 2, 18, 0).toISOString(),
+    });
+  });
+
+  it('needs a start and an end for a sale, and a code for a code', () => {
+    const values = formFromPromotion(sale());
+    expect(shapeProblem(values)).toBeUndefined();
+    expect(shapeProblem({ ...values, endsAt: '' })).toBe('A sale needs a start and an end');
+    expect(shapeProblem({ ...EMPTY_PROMOTION_FORM, code: ' ' })).toBe('A discount code is required');
+    expect(valueProblem({ ...values, value: '100' })).toBe(
+      'A sale takes a whole number percent from 1 to 99 off',
+    );
+  });
+
+  it('names a code by its code and a sale by what it does', () => {
+    expect(promotionName(makePromotion({ code: 'RETRO10' }))).toBe('RETRO10');
+    expect(promotionName(sale({ categories: ['puzzles', 'board-games'] }))).toBe(
+      'Sale: 20% off puzzles and board games',
+    );
+    expect(promotionName(sale({ categories: [], products: ['a', 'b'] }))).toBe('Sale: 20% off 2 products');
+    expect(promotionName(sale({ categories: [], value: 15 }))).toBe('Sale: 15% off everything');
   });
 });

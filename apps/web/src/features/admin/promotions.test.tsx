@@ -44,7 +44,10 @@ function servePromotions(
       const body = await jsonBody(request);
       sent.push({ method: 'POST', path: pathname, body });
       if (refuseCreate) return jsonResponse(refuseCreate.body, refuseCreate.status);
-      const created = makePromotion(body as Partial<CodePromotion>);
+      const fields = body as Partial<Promotion>;
+      // A sale has no code (issue 32).
+      const created: Promotion =
+        fields.kind === 'sale' ? makeSale(fields) : makePromotion(fields as Partial<CodePromotion>);
       promotions = [created, ...promotions];
       return jsonResponse(created, 201);
     }
@@ -77,6 +80,20 @@ function servePromotions(
     return jsonResponse({ message: 'Not found' }, 404);
   });
   return { mock, sent };
+}
+
+/** A scheduled sale as GET /api/promotions/admin lists it (issue 32): no code, a percent, a window. */
+function makeSale(overrides: Partial<Promotion> = {}): Promotion {
+  return {
+    ...makePromotion(),
+    code: null,
+    kind: 'sale',
+    value: 20,
+    startsAt: '2026-11-27T08:00:00.000Z',
+    endsAt: '2026-11-30T23:00:00.000Z',
+    state: 'scheduled',
+    ...overrides,
+  };
 }
 
 function renderSection() {
@@ -140,13 +157,22 @@ describe('Promotions', () => {
     expect(summer.getByText(/^From/)).toHaveTextContent(/^From .*2020.* to .*2020/);
   });
 
-  it('lists discount codes only, not a scheduled sale (which has no code)', async () => {
-    // A sale as the next increment (docs/decisions/009) lists it: no code, kind "sale".
-    const sale = { ...makePromotion({ code: 'X' }), code: null, kind: 'sale' } as unknown as Promotion;
-    servePromotions([sale, makePromotion({ code: 'RETRO10' })]);
+  it('lists a scheduled sale beside the codes: named "Sale" and by what it does, when it runs, its state in words', async () => {
+    servePromotions([makeSale({ categories: ['puzzles'] }), makePromotion({ code: 'RETRO10' })]);
     renderSection();
     await itemOf('RETRO10');
-    expect(within(screen.getByRole('list', { name: 'Promotions' })).getAllByRole('listitem')).toHaveLength(1);
+    expect(within(screen.getByRole('list', { name: 'Promotions' })).getAllByRole('listitem')).toHaveLength(2);
+    const sale = await itemOf('Sale: 20% off puzzles');
+    expect(sale.getByText('Scheduled')).toBeInTheDocument();
+    expect(sale.getByText(/^From/)).toHaveTextContent(/^From .*2026.* to .*2026/);
+    expect(sale.getByText(/^From/).querySelectorAll('time')[1]).toHaveAttribute(
+      'datetime',
+      '2026-11-30T23:00:00.000Z',
+    );
+    // A sale has no uses to count: there is no code to use.
+    expect(sale.queryByText(/used$/)).not.toBeInTheDocument();
+    expect(sale.getByRole('button', { name: 'Edit Sale: 20% off puzzles' })).toBeInTheDocument();
+    expect(sale.getByRole('button', { name: 'Deactivate Sale: 20% off puzzles' })).toBeInTheDocument();
   });
 
   it("says 'No promotions yet' when there are none, and the server's message when the list fails", async () => {
@@ -392,7 +418,7 @@ describe('Promotions', () => {
 
     await screen.findByRole('heading', { name: 'ZELDA' });
     expect(sent[0]?.body).toMatchObject({ code: 'ZELDA', products: [zelda._id], categories: [] });
-    expect(screen.getByText('20% off the products this code is for')).toBeInTheDocument();
+    expect(screen.getByText('20% off selected products')).toBeInTheDocument();
 
     // Read back: the form names the product it holds by id, and can take it out.
     await user.click(screen.getByRole('button', { name: 'Edit ZELDA' }));
@@ -401,5 +427,130 @@ describe('Promotions', () => {
     expect(edit.getByText('No products chosen')).toBeInTheDocument();
     await user.click(edit.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(sent[1]?.body).toEqual({ products: [] }));
+  });
+});
+
+describe('Promotions: scheduled sales (issue 32)', () => {
+  async function openNewSale() {
+    const user = userEvent.setup();
+    renderSection();
+    await screen.findByText('No promotions yet');
+    await user.click(screen.getByRole('button', { name: 'New Promotion' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'New Promotion' }));
+    await user.selectOptions(dialog.getByLabelText('Kind'), 'Scheduled sale (no code)');
+    return { user, dialog };
+  }
+
+  it('creates a 25% sale on puzzles: no code, minimum or limits asked, the dates sent in ISO, then lists it', async () => {
+    const { sent } = servePromotions([]);
+    const { user, dialog } = await openNewSale();
+    expect(dialog.queryByLabelText('Code')).not.toBeInTheDocument();
+    expect(dialog.queryByLabelText('Minimum subtotal ($)')).not.toBeInTheDocument();
+    expect(dialog.queryByLabelText('Usage limit')).not.toBeInTheDocument();
+    expect(dialog.queryByLabelText('Uses per customer')).not.toBeInTheDocument();
+    const when = within(dialog.getByRole('group', { name: 'When' }));
+    expect(when.getByLabelText('Starts')).toBeRequired();
+    expect(when.getByLabelText('Ends')).toBeRequired();
+
+    await user.type(dialog.getByLabelText('Value (%)'), '25');
+    await user.click(
+      within(dialog.getByRole('group', { name: 'Categories' })).getByRole('checkbox', { name: 'Puzzles' }),
+    );
+    fireEvent.change(when.getByLabelText('Starts'), { target: { value: '2026-11-27T09:00' } });
+    fireEvent.change(when.getByLabelText('Ends'), { target: { value: '2026-11-30T18:00' } });
+    await user.click(dialog.getByRole('button', { name: 'Create Promotion' }));
+
+    const heading = await screen.findByRole('heading', { name: 'Sale: 25% off puzzles' });
+    expect(sent).toEqual([
+      {
+        method: 'POST',
+        path: '/api/promotions/admin',
+        body: {
+          kind: 'sale',
+          value: 25,
+          startsAt: new Date(2026, 10, 27, 9, 0).toISOString(),
+          endsAt: new Date(2026, 10, 30, 18, 0).toISOString(),
+          categories: ['puzzles'],
+          products: [],
+          active: true,
+        },
+      },
+    ]);
+    expect(sent[0]?.body).not.toHaveProperty('code');
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(screen.getByText('Sale: 25% off puzzles created')).toBeInTheDocument();
+  });
+
+  it('refuses a sale without an end, or of 100%, without a call', async () => {
+    const { sent } = servePromotions([]);
+    const { user, dialog } = await openNewSale();
+    await user.type(dialog.getByLabelText('Value (%)'), '25');
+    fireEvent.change(dialog.getByLabelText('Starts'), { target: { value: '2026-11-27T09:00' } });
+    await user.click(dialog.getByRole('button', { name: 'Create Promotion' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent('A sale needs a start and an end');
+
+    fireEvent.change(dialog.getByLabelText('Ends'), { target: { value: '2026-11-30T18:00' } });
+    await user.clear(dialog.getByLabelText('Value (%)'));
+    await user.type(dialog.getByLabelText('Value (%)'), '100');
+    await user.click(dialog.getByRole('button', { name: 'Create Promotion' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(
+      'A sale takes a whole number percent from 1 to 99 off',
+    );
+    expect(sent).toEqual([]);
+  });
+
+  it("shows the server's refusal of a sale in the form", async () => {
+    const { sent } = servePromotions([], {
+      refuseCreate: { status: 400, body: { message: 'A sale has no minimum subtotal or usage limits' } },
+    });
+    const { user, dialog } = await openNewSale();
+    await user.type(dialog.getByLabelText('Value (%)'), '10');
+    fireEvent.change(dialog.getByLabelText('Starts'), { target: { value: '2026-11-27T09:00' } });
+    fireEvent.change(dialog.getByLabelText('Ends'), { target: { value: '2026-11-30T18:00' } });
+    await user.click(dialog.getByRole('button', { name: 'Create Promotion' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(
+      'A sale has no minimum subtotal or usage limits',
+    );
+    expect(sent).toHaveLength(1);
+    expect(screen.getByRole('dialog', { name: 'New Promotion' })).toBeInTheDocument();
+  });
+
+  it('edits a sale, which stays a sale, sending only its new end', async () => {
+    const sale = makeSale({ categories: ['puzzles'] });
+    const { sent } = servePromotions([sale]);
+    const user = userEvent.setup();
+    renderSection();
+    await user.click(
+      (await itemOf('Sale: 20% off puzzles')).getByRole('button', { name: 'Edit Sale: 20% off puzzles' }),
+    );
+    const dialog = within(screen.getByRole('dialog', { name: 'Edit Sale: 20% off puzzles' }));
+    expect(dialog.queryByLabelText('Code')).not.toBeInTheDocument();
+    expect(dialog.getByLabelText('Value (%)')).toHaveValue(20);
+    // A sale cannot become a code (the server refuses it): the kind offers nothing else.
+    expect(
+      within(dialog.getByLabelText('Kind'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Scheduled sale (no code)']);
+    fireEvent.change(dialog.getByLabelText('Ends'), { target: { value: '2026-12-02T18:00' } });
+    await user.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(sent).toEqual([
+      {
+        method: 'PUT',
+        path: `/api/promotions/admin/${sale._id}`,
+        body: { endsAt: new Date(2026, 11, 2, 18, 0).toISOString() },
+      },
+    ]);
+    expect(screen.getByText('Sale: 20% off puzzles saved')).toBeInTheDocument();
+  });
+
+  it('offers no sale kind when a code is edited', async () => {
+    servePromotions([makePromotion({ code: 'RETRO10' })]);
+    const user = userEvent.setup();
+    renderSection();
+    await user.click((await itemOf('RETRO10')).getByRole('button', { name: 'Edit RETRO10' }));
+    const kinds = within(within(screen.getByRole('dialog')).getByLabelText('Kind')).getAllByRole('option');
+    expect(kinds.map((o) => o.textContent)).toEqual(['Percentage', 'Fixed amount', 'Free shipping']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { makeProduct, makeTieredProduct } from '../../test/factories';
 import { renderWithProviders } from '../../test/render';
 import { ProductCard, tiltFor } from './ProductCard';
@@ -91,5 +91,47 @@ describe('a card of a game sold in tiers (issue 31)', () => {
     );
     expect(screen.getByRole('link', { name: /Boxed Virtual Boy/ })).not.toHaveAccessibleName(/Sold out/);
     expect(screen.getByRole('link', { name: /Loose Game Boy/ })).toHaveAccessibleName(/Sold out/);
+  });
+});
+
+describe('a card during a sale (issue 32)', () => {
+  const ENDS = '2026-11-30T12:00:00.000Z';
+
+  it('shows a Sale badge, the sale price and the regular one struck through, each named for a screen reader', () => {
+    const product = makeTieredProduct([{ options: {}, price: 30, compareAtPrice: 40, stockQuantity: 2 }], {
+      productName: 'Catan',
+      compareAtPrice: 40,
+      saleEndsAt: ENDS,
+    });
+    renderWithProviders(<ProductCard product={product} />);
+    const card = screen.getByRole('link', { name: /Catan/ });
+    expect(within(card).getByText('Sale')).toBeVisible();
+    const struck = card.querySelector('s');
+    expect(struck).toHaveTextContent('Regular price $40.00');
+    expect(card).toHaveAccessibleName(/Sale price \$30\.00 Regular price \$40\.00/);
+  });
+
+  it('keeps "from" the lowest sale price for a product whose tiers cost different amounts, beside its regular price', () => {
+    const product = makeTieredProduct(
+      [
+        { options: { Condition: 'Complete in box' }, price: 90, compareAtPrice: 120, stockQuantity: 1 },
+        { options: { Condition: 'Loose' }, price: 30, compareAtPrice: 40, stockQuantity: 2 },
+      ],
+      { productName: 'Zelda II', compareAtPrice: 120, saleEndsAt: ENDS },
+    );
+    renderWithProviders(<ProductCard product={product} />);
+    const card = screen.getByRole('link', { name: /Zelda II/ });
+    expect(card).toHaveAccessibleName(/Sale price from \$30\.00 Regular price \$40\.00/);
+    expect(card.querySelector('s')).toHaveTextContent('$40.00');
+    expect(card).not.toHaveAccessibleName(/\$90\.00|\$120\.00/);
+  });
+
+  it('shows no badge and nothing struck through outside a sale', () => {
+    renderWithProviders(<ProductCard product={makeProduct({ productName: 'Tetris', productPrice: 20 })} />);
+    const card = screen.getByRole('link', { name: /Tetris/ });
+    expect(card).toHaveAccessibleName(/\$20\.00/);
+    expect(card.querySelector('s')).toBeNull();
+    expect(within(card).queryByText('Sale')).not.toBeInTheDocument();
+    expect(card).not.toHaveAccessibleName(/Regular price/);
   });
 });

@@ -1,7 +1,7 @@
 import { useRef, type MouseEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CARD_TILT_MAX_DEG, formatDollars, type Product } from '@pixel-vault/shared';
-import { Price } from '../../ui/Price';
+import { Price, SaleBadge, SalePrice } from '../../ui/Price';
 import { CARD_IMAGE_SIZES, imageSrcSet } from '../../ui/productImage';
 
 const PERSPECTIVE_PX = 900;
@@ -32,9 +32,22 @@ export function tiltFor(x: number, y: number, width: number, height: number) {
 }
 
 /**
+ * While a sale runs on the product (issue 32, `compareAtPrice` given): the regular price of what the card
+ * shows, the default variant's, or for "from $X" the lowest regular price of its variants (one sale takes
+ * the same percent off each, so it is the cheapest one's). Undefined outside a sale.
+ */
+function regularPrice(product: Product): number | undefined {
+  if (product.compareAtPrice === undefined) return undefined;
+  if (product.priceRange.min === product.priceRange.max) return product.compareAtPrice;
+  const regulars = product.variants.map((v) => v.compareAtPrice ?? v.price);
+  return regulars.length > 0 ? Math.min(...regulars) : product.compareAtPrice;
+}
+
+/**
  * Category grid card (spec section 2): first image, name, price ("from $X" when its variants' prices
- * differ, issue 31), and "Sold out" when it is (issue 30: every variant is, decision 007); the whole
- * card links to the product.
+ * differ, issue 31; during a sale, a "Sale" badge and the regular price struck through beside it, issue
+ * 32), and "Sold out" when it is (issue 30: every variant is, decision 007); the whole card links to the
+ * product.
  * `priority` for the first card of a page: its image is fetched at once and first, the others lazily.
  */
 export function ProductCard({
@@ -58,6 +71,7 @@ export function ProductCard({
       ? product.variants.every((v) => v.stockQuantity < 1)
       : product.stockQuantity < 1;
   const { min, max } = product.priceRange;
+  const regular = regularPrice(product);
 
   function onMouseMove(event: MouseEvent<HTMLAnchorElement>) {
     const card = cardRef.current;
@@ -108,7 +122,18 @@ export function ProductCard({
         {product.productName}
       </Heading>
       <div className="mt-auto flex flex-wrap items-baseline justify-between gap-x-3">
-        {min !== max ? (
+        {regular !== undefined ? (
+          <span className="flex flex-wrap items-baseline gap-x-2">
+            <SaleBadge className="self-center" />{' '}
+            <SalePrice
+              value={min !== max ? min : product.productPrice}
+              regular={regular}
+              from={min !== max}
+              className="text-base font-bold text-lime-300 sm:text-lg"
+              regularClassName="text-sm font-normal text-zinc-400"
+            />
+          </span>
+        ) : min !== max ? (
           <span className="text-base font-bold text-lime-300 sm:text-lg">
             <span className="text-sm font-semibold text-zinc-300">from</span> {formatDollars(min)}
           </span>

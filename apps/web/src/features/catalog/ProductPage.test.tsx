@@ -430,3 +430,63 @@ describe('ProductPage: a product sold in tiers (issue 31)', () => {
     expect(addToCart.mock.calls).toEqual([[product._id, 1]]);
   });
 });
+
+describe('ProductPage during a sale (issue 32)', () => {
+  // Noon UTC: Monday, Nov 30 in any time zone the tests may run in.
+  const ENDS = '2026-11-30T12:00:00.000Z';
+
+  it('shows the sale price, the regular one struck through, a Sale badge and when the sale ends', async () => {
+    const product = makeTieredProduct([{ options: {}, price: 30, compareAtPrice: 40, stockQuantity: 4 }], {
+      productName: 'Catan',
+      compareAtPrice: 40,
+      saleEndsAt: ENDS,
+    });
+    serveProduct(product);
+    renderProduct(product);
+    await screen.findByRole('heading', { level: 1, name: 'Catan' });
+    const salePrice = screen.getByText('$30.00');
+    expect(salePrice).toHaveTextContent('Sale price $30.00');
+    const regular = screen.getByText('$40.00');
+    expect(regular.tagName).toBe('S');
+    expect(regular).toHaveTextContent('Regular price $40.00');
+    expect(screen.getByText('Sale')).toBeVisible();
+    const ends = screen.getByText(/^Sale ends/);
+    expect(ends).toHaveTextContent(/^Sale ends Mon, Nov 30, \d{1,2}:00 [AP]M$/);
+    expect(ends.querySelector('time')).toHaveAttribute('datetime', ENDS);
+  });
+
+  it('follows a chosen tier with its sale price and its own regular price, and says both', async () => {
+    const user = userEvent.setup();
+    const { product } = zelda([], { compareAtPrice: 46, saleEndsAt: ENDS });
+    // 25% off every tier: the prices are the sale's, each tier keeps its regular price beside.
+    const sale = {
+      ...product,
+      productPrice: 25.88,
+      variants: product.variants.map((v) => ({
+        ...v,
+        compareAtPrice: v.price,
+        price: +(v.price * 0.75).toFixed(2),
+      })),
+    };
+    serveProduct(sale);
+    renderTiers(sale);
+    await user.click(await screen.findByRole('radio', { name: /^Complete in box/ }));
+    expect(screen.getByText('$100.88')).toHaveTextContent('Sale price $100.88');
+    expect(screen.getByText('$134.50').tagName).toBe('S');
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Complete in box / NTSC-U: sale price $100.88, regular price $134.50, in stock: 2',
+    );
+    expect(screen.getByText(/^Sale ends/)).toBeInTheDocument();
+  });
+
+  it('shows the one price, with no badge, nothing struck through and no end, outside a sale', async () => {
+    const product = makeProduct({ productName: 'Tetris', productPrice: 20 });
+    serveProduct(product);
+    renderProduct(product);
+    await screen.findByRole('heading', { level: 1, name: 'Tetris' });
+    expect(screen.getByText('$20.00')).not.toHaveTextContent(/Sale price/);
+    expect(document.querySelector('s')).toBeNull();
+    expect(screen.queryByText('Sale')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Sale ends/)).not.toBeInTheDocument();
+  });
+});

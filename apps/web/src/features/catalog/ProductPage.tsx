@@ -11,11 +11,12 @@ import {
 } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
-import { Price } from '../../ui/Price';
+import { Price, SaleBadge, SalePrice } from '../../ui/Price';
 import { DETAIL_IMAGE_SIZES, imageSrcSet } from '../../ui/productImage';
 import { Stars } from '../../ui/Stars';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { catalogApi, useGetProductQuery } from './api';
+import { SaleEnds } from './SaleEnds';
 import { selectedVariant } from './variants';
 import { VariantPicker } from './VariantPicker';
 
@@ -236,6 +237,8 @@ function ProductDetails({ product, reviews, addToCart }: ProductPageSlots & { pr
   // are its only variant's (decision 007).
   const variant = product.options.length > 0 ? chosen : undefined;
   const price = variant ? variant.price : product.productPrice;
+  // Issue 32: set only while a sale runs on the product; `price` is then the sale price.
+  const regular = variant ? variant.compareAtPrice : product.compareAtPrice;
   const stock = variant ? variant.stockQuantity : product.stockQuantity;
   return (
     <article>
@@ -260,15 +263,32 @@ function ProductDetails({ product, reviews, addToCart }: ProductPageSlots & { pr
               ({product.reviewCount} {product.reviewCount === 1 ? 'review' : 'reviews'})
             </a>
           </div>
-          <Price value={price} className="text-3xl font-bold text-lime-300" />
+          {regular === undefined ? (
+            <Price value={price} className="text-3xl font-bold text-lime-300" />
+          ) : (
+            <div className="flex flex-col gap-1">
+              <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                <SalePrice
+                  value={price}
+                  regular={regular}
+                  className="text-3xl font-bold text-lime-300"
+                  regularClassName="text-xl font-normal text-zinc-400"
+                />{' '}
+                <SaleBadge />
+              </div>
+              {product.saleEndsAt && <SaleEnds iso={product.saleEndsAt} />}
+            </div>
+          )}
           {variant && (
             <>
               <VariantPicker product={product} current={variant} onChoose={choose} />
               {/* What a choice came to (it may change another option too, and the price), said once. */}
               <p role="status" className="sr-only">
-                {`${variantTitle(product.options, variant.options)}: ${formatDollars(price)}, ${
-                  stock > 0 ? `in stock: ${stock}` : 'sold out'
-                }`}
+                {`${variantTitle(product.options, variant.options)}: ${
+                  regular === undefined
+                    ? formatDollars(price)
+                    : `sale price ${formatDollars(price)}, regular price ${formatDollars(regular)}`
+                }, ${stock > 0 ? `in stock: ${stock}` : 'sold out'}`}
               </p>
             </>
           )}
