@@ -488,6 +488,57 @@ describe('three instances behind nginx on one PostgreSQL (issue 13)', () => {
     for (const delay of delays) expect(delay, `price not seen within ${bound} ms`).not.toBeNull();
   });
 
+  it('a sale starts and ends on time on all 3 instances, with their answers cached and nothing written', async () => {
+    // Issue 32: each instance's cached answers carry the next moment a sale starts or ends, and are
+    // not served past it. The sale is written before it starts; at its start and end nothing happens.
+    const product = await addProduct(instance(1).url, admin, {
+      name: `Sale Watch ${run}`,
+      price: 40,
+      stock: 5,
+      image: await pngImage(9),
+    });
+    const lead = 3000;
+    const length = 3000;
+    const startsAt = Date.now() + lead;
+    const endsAt = startsAt + length;
+    const created = await call<Promotion>(instance(1).url, 'POST', '/api/promotions/admin', {
+      token: admin,
+      body: {
+        kind: 'sale',
+        value: 25,
+        products: [product._id],
+        startsAt: new Date(startsAt).toISOString(),
+        endsAt: new Date(endsAt).toISOString(),
+      },
+    });
+    expect(created.status).toBe(201);
+    const priceOn = async (base: string) =>
+      (await call<Product>(base, 'GET', `/api/products/${product._id}`)).body.productPrice;
+    // Before it starts, every instance answers (and caches) the regular price.
+    await waitFor(
+      async () =>
+        (await Promise.all(cluster.instances.map((each) => priceOn(each.url)))).every((p) => p === 40),
+      1000,
+      10,
+    );
+    for (const each of cluster.instances) expect(await priceOn(each.url)).toBe(40);
+
+    const seen = async (price: number, after: number) =>
+      Promise.all(
+        cluster.instances.map(async (each) => {
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, after - Date.now())));
+          const found = await waitFor(async () => (await priceOn(each.url)) === price, 1000, 10);
+          return found === null ? null : Math.round(Date.now() - after);
+        }),
+      );
+    const started = await seen(30, startsAt);
+    const ended = await seen(40, endsAt);
+    figures.saleSeenAfterStartMs = started;
+    figures.saleSeenAfterEndMs = ended;
+    for (const late of [...started, ...ended])
+      expect(late, 'a sale boundary not seen within 1 s').not.toBeNull();
+  });
+
   it('killing an instance mid-stream of checkouts through nginx loses no paid order', async () => {
     const victim = instance(3);
     const survivors = cluster.instances.filter((i) => i !== victim);

@@ -15,6 +15,8 @@ export interface PayPalBoxProps {
   createOrder: () => Promise<string>;
   onApprove: (paypalOrderId: string) => Promise<void>;
   onPayPalError: () => void;
+  /** The customer closed PayPal's window without paying. */
+  onPayPalCancel?: () => void;
   /** Runs create + capture for the demo provider. */
   onDemoPay: () => void;
   busy: boolean;
@@ -62,6 +64,7 @@ export function PayPalBox(props: PayPalBoxProps) {
             createOrder={props.createOrder}
             onApprove={props.onApprove}
             onError={props.onPayPalError}
+            {...(props.onPayPalCancel ? { onCancel: props.onPayPalCancel } : {})}
             disabled={props.disabled}
           />
         </Suspense>

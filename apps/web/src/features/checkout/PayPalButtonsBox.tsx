@@ -8,6 +8,8 @@ export interface PayPalButtonsBoxProps {
   /** Captures on our server after the customer approved. */
   onApprove: (paypalOrderId: string) => Promise<void>;
   onError: () => void;
+  /** The customer closed PayPal's window without paying. */
+  onCancel?: () => void;
   disabled: boolean;
 }
 
@@ -30,6 +32,7 @@ export default function PayPalButtonsBox(props: PayPalButtonsBoxProps) {
         createOrder={() => latest.current.createOrder()}
         onApprove={(data) => latest.current.onApprove(data.orderID)}
         onError={() => latest.current.onError()}
+        onCancel={() => latest.current.onCancel?.()}
       />
     </PayPalScriptProvider>
   );

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toCents, toDollars, type Cents, type Order } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
@@ -64,6 +64,7 @@ export function PaymentStep({
   cartTotalCents,
   onBack,
   clearCartOnPaid = true,
+  onPaymentUnderWay,
 }: {
   checkout: PayableOrder;
   /** What is due before the order exists; once it does, the server's `amountDue` counts. */
@@ -72,6 +73,11 @@ export function PaymentStep({
   onBack?: () => void;
   /** The cart was this order's: empty it once paid. */
   clearCartOnPaid?: boolean;
+  /**
+   * Told when a payment starts and when it is over (issue 32): meanwhile the order must not be placed
+   * again (a discount code applied), or the payment could land on the order being replaced.
+   */
+  onPaymentUnderWay?: (underWay: boolean) => void;
 }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -90,6 +96,16 @@ export function PaymentStep({
   const [balanceError, setBalanceError] = useState<string | null>(null);
   const [applied, setApplied] = useState<Applied | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
+  // PayPal's own window is open: between its createOrder and its approve, cancel or error.
+  const [providerOpen, setProviderOpen] = useState(false);
+  const underWay = busy != null || providerOpen;
+  const toldUnderWay = useRef(onPaymentUnderWay);
+  useEffect(() => {
+    toldUnderWay.current = onPaymentUnderWay;
+  });
+  useEffect(() => {
+    toldUnderWay.current?.(underWay);
+  }, [underWay]);
   const busyRef = useRef<Busy>(null);
   const [error, setError] = useState<string | null>(null);
   /** What the server said when a card was removed (issue 30), until the next gift-card step. */
@@ -314,7 +330,9 @@ export function PaymentStep({
   async function onPayPalCreate(): Promise<string> {
     setError(null);
     try {
-      return await createProviderOrder();
+      const id = await createProviderOrder();
+      setProviderOpen(true);
+      return id;
     } catch (e) {
       if (isExpiredOrderError(e)) forgetOrder(e);
       setError(errorMessage(e));
@@ -327,9 +345,12 @@ export function PaymentStep({
     } catch (e) {
       if (isExpiredOrderError(e)) forgetOrder(e);
       setError(errorMessage(e));
+    } finally {
+      setProviderOpen(false);
     }
   }
   function onPayPalError() {
+    setProviderOpen(false);
     setError((shown) => shown ?? 'PayPal could not complete the payment. Please try again.');
   }
 
@@ -415,6 +436,7 @@ export function PaymentStep({
           createOrder={onPayPalCreate}
           onApprove={onPayPalApprove}
           onPayPalError={onPayPalError}
+          onPayPalCancel={() => setProviderOpen(false)}
           onDemoPay={onDemoPay}
           busy={busy === 'paypal'}
           disabled={busy != null}

@@ -34,6 +34,8 @@ export default function PlaceOrderPage() {
   const [step, setStep] = useState<'shipping' | 'payment'>('shipping');
   // The payment step stays mounted once reached, so going back to the address keeps an applied card.
   const [reachedPayment, setReachedPayment] = useState(false);
+  // A payment under way: the code cannot change (placing the order again mid-payment, issue 32).
+  const [paying, setPaying] = useState(false);
   const checkout = useCheckoutOrder(items, address, paymentMethod, discountCode);
 
   if (items.length === 0) {
@@ -63,7 +65,7 @@ export default function PlaceOrderPage() {
             checked={checked}
             recheckError={recheckError}
             placeWithCode={checkout.placeWithCode}
-            locked={checkout.order?.isPaid === true}
+            locked={checkout.order?.isPaid === true || paying}
           />
         </div>
         <div className="flex flex-col gap-4">
@@ -89,6 +91,7 @@ export default function PlaceOrderPage() {
                 checkout={checkout}
                 cartTotalCents={checked ? toCents(checked.totalPrice) : cartTotals.totalCents}
                 onBack={() => setStep('shipping')}
+                onPaymentUnderWay={setPaying}
               />
             </div>
           )}

@@ -266,6 +266,35 @@ describe('checkout: a code applied or removed once the order exists', () => {
     await waitFor(() => expect(remove).toBeDisabled());
   });
 
+  it('cannot be changed while a payment is under way, and can again once it failed', async () => {
+    const user = userEvent.setup();
+    let answerCapture: (response: Response) => void = () => {};
+    fakeShop({
+      orders: [discounted()],
+      overrides: {
+        'POST /api/promotions/check': checkCode,
+      },
+    });
+    // The demo capture is held open: the payment is under way until the test answers it.
+    const held = new Promise<Response>((resolve) => (answerCapture = resolve));
+    vi.stubGlobal(
+      'fetch',
+      ((original: typeof fetch) => async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(input instanceof Request ? input.url : String(input), 'http://localhost');
+        if (url.pathname.endsWith('/paypal/capture')) return held;
+        return original(input, init);
+      })(globalThis.fetch),
+    );
+    renderCheckout();
+    await applyCode(user, 'RETRO10');
+    const remove = await screen.findByRole('button', { name: 'Remove discount code RETRO10' });
+    await toPayment(user);
+    await user.click(await screen.findByRole('button', { name: /Demo payment/ }));
+    await waitFor(() => expect(remove).toBeDisabled());
+    await act(async () => answerCapture(jsonResponse({ message: 'The payment was declined' }, 402)));
+    await waitFor(() => expect(remove).toBeEnabled());
+  });
+
   it('places the order again with the code, replacing the one without it; Remove places it again without', async () => {
     const user = userEvent.setup();
     const first = makeOrder();
