@@ -6,7 +6,7 @@ import {
   ADMIN,
   expectNoSeriousA11yViolations,
   productsIn,
-  registerShopper,
+  addShopperAndLogIn,
   type ApiProduct,
   watchConsole,
 } from './helpers';
@@ -103,7 +103,7 @@ test('gift card only: the card pays the whole order, stock goes down once, the h
   const code = await createGiftCard(request, 1000);
   const stockBefore = await stockOf(request, product._id);
 
-  await registerShopper(page, 'Gina', 'Giftcard');
+  await addShopperAndLogIn(page, request, 'Gina', 'Giftcard');
   await addToCart(page, product);
   await fillShipping(page, { country: 'Canada', scan: true });
   await applyGiftCard(page, code);
@@ -134,7 +134,7 @@ test('gift card only: the card pays the whole order, stock goes down once, the h
 
 test('demo PayPal only: the demo button pays the order offline', async ({ page, request }) => {
   const product = await stockedProduct(request, 'board-games');
-  await registerShopper(page, 'Paula', 'Paypal');
+  await addShopperAndLogIn(page, request, 'Paula', 'Paypal');
   await addToCart(page, product);
   await fillShipping(page);
   await page.getByRole('button', { name: 'Demo payment — no money moves' }).click();
@@ -152,7 +152,7 @@ test('demo PayPal only: the demo button pays the order offline', async ({ page, 
 test('gift card + demo PayPal: the card pays part, PayPal the remainder', async ({ page, request }) => {
   const product = await stockedProduct(request, 'consoles', 50);
   const code = await createGiftCard(request, 10);
-  await registerShopper(page, 'Mona', 'Mixed');
+  await addShopperAndLogIn(page, request, 'Mona', 'Mixed');
   await addToCart(page, product);
   await fillShipping(page);
   await applyGiftCard(page, code);

@@ -4,7 +4,7 @@ import {
   ADMIN,
   expectNoSeriousA11yViolations,
   productsIn,
-  registerShopper,
+  addShopperAndLogIn,
   type ApiProduct,
   watchConsole,
 } from './helpers';
@@ -88,7 +88,7 @@ test('gift card swap: apply a card, Remove it, apply another, PayPal pays the re
   const first = await createGiftCard(request, 10);
   const second = await createGiftCard(request, 15);
 
-  await registerShopper(page, 'Sam', 'Swapper');
+  await addShopperAndLogIn(page, request, 'Sam', 'Swapper');
   await page.goto(`/shop/${product!.productCategory}/product/${product!._id}`);
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   await page.getByRole('dialog', { name: 'Shopping cart' }).getByRole('button', { name: 'Checkout' }).click();

@@ -82,3 +82,31 @@ export async function logInAsAdmin(page: Page) {
   await page.getByRole('button', { name: /log ?in|sign in/i }).click();
   await expect(page.getByRole('button', { name: /Shop Admin/ })).toBeVisible();
 }
+
+/**
+ * A shopper added by the admin through the API, then logged in through the login page. For journeys
+ * that need a customer but do not test sign-up: every sign-up from one address counts against its
+ * hourly budget (20, DEFAULT_RATE_LIMITS.register), which the whole suite shares. Answers the e-mail.
+ */
+export async function addShopperAndLogIn(
+  page: Page,
+  request: APIRequestContext,
+  first: string,
+  last: string,
+): Promise<string> {
+  const login = await request.post('/api/users/login', { data: ADMIN });
+  const { token } = (await login.json()) as { token: string };
+  const email = uniqueEmail(first.toLowerCase());
+  const password = 'shopper-journey-1';
+  const added = await request.post('/api/users/admin/add', {
+    data: { name: `${first} ${last}`, email, password },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(added.status()).toBe(201);
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: /log ?in|sign in/i }).click();
+  await expect(page.getByRole('button', { name: new RegExp(`${first} ${last}`) })).toBeVisible();
+  return email;
+}

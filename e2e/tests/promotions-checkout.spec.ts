@@ -4,7 +4,7 @@ import {
   ADMIN,
   expectNoSeriousA11yViolations,
   productsIn,
-  registerShopper,
+  addShopperAndLogIn,
   type ApiProduct,
   watchConsole,
 } from './helpers';
@@ -92,7 +92,7 @@ test('a discount code at checkout: the lower total, paid by a gift card and PayP
   const code = await createPercentCode(request, 10);
   const card = await createGiftCard(request, 10);
 
-  await registerShopper(page, 'Dora', 'Discount');
+  await addShopperAndLogIn(page, request, 'Dora', 'Discount');
   await addToCartAndCheckout(page, product);
   await fillShipping(page);
 
@@ -165,7 +165,7 @@ test('the discount code field fits a 360 px phone, and Remove puts the total bac
 }) => {
   const product = await stockedProduct(request, 'puzzles', 0);
   const code = await createPercentCode(request, 10);
-  await registerShopper(page, 'Pia', 'Phone');
+  await addShopperAndLogIn(page, request, 'Pia', 'Phone');
   await page.setViewportSize({ width: 360, height: 780 });
   await addToCartAndCheckout(page, product);
 

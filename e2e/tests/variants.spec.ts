@@ -5,7 +5,7 @@ import {
   type ApiProduct,
   expectNoSeriousA11yViolations,
   productsIn,
-  registerShopper,
+  addShopperAndLogIn,
   watchConsole,
 } from './helpers';
 
@@ -76,7 +76,7 @@ test('choose a tier, buy two tiers of one game, and find both named after the sa
   await restock(request, game, [boxed, loosePal]);
   const errors = watchConsole(page);
 
-  await registerShopper(page, 'Tia', 'Tiers');
+  await addShopperAndLogIn(page, request, 'Tia', 'Tiers');
   const url = `/shop/retro-games/product/${game._id}`;
   await page.goto(url);
   const price = page.locator('main').getByText(usd(game.productPrice), { exact: true }).first();
