@@ -56,6 +56,11 @@ export const orders = pgTable(
      */
     discountCode: text('discount_code'),
     discountCents: integer('discount_cents').notNull().default(0),
+    /**
+     * The promotion the code was (migration 0020): what the admin's `used` counts, whatever the code is
+     * called since. No foreign key: promotions are never deleted, and its schema already points here.
+     */
+    promotionId: uuid('promotion_id'),
     paymentMethod: text('payment_method').notNull(),
     status: text('status').$type<OrderStatusValue>().notNull().default('unpaid'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
@@ -108,6 +113,9 @@ export const orders = pgTable(
       .on(t.createdAt)
       .where(sql`${t.status} = 'paid' and not ${t.isDelivered}`),
     uniqueIndex('orders_confirmation_mail_unique').on(t.confirmationMailId),
+    index('orders_promotion_idx')
+      .on(t.promotionId)
+      .where(sql`${t.promotionId} is not null`),
   ],
 );
 

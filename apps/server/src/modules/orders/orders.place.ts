@@ -179,6 +179,7 @@ export function createOrderPlacement({
           shipCountry: body.shippingAddress.country,
           itemsCents: totals.itemsCents,
           discountCode: code?.code ?? null,
+          promotionId: code?.id ?? null,
           discountCents: totals.discountCents,
           taxCents: totals.taxCents,
           shippingCents: totals.shippingCents,

@@ -112,8 +112,11 @@ export function stateOf(promotion: PromotionRow, now: Date): PromotionState {
   return 'active';
 }
 
-/** The one place a promotion row becomes the API's Promotion (dollars, `_id`). */
-export function toPromotionDto(row: PromotionRow, now: Date): Promotion {
+/**
+ * The one place a promotion row becomes the API's Promotion (dollars, `_id`). `used`: the uses held
+ * now, counted (promotions.repo liveUses); the row's own count is kept only under a usage limit.
+ */
+export function toPromotionDto(row: PromotionRow, now: Date, used = row.used): Promotion {
   return {
     _id: row.id,
     code: row.code,
@@ -127,7 +130,7 @@ export function toPromotionDto(row: PromotionRow, now: Date): Promotion {
     categories: row.categories,
     products: row.products,
     active: row.active,
-    used: row.used,
+    used,
     state: stateOf(row, now),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

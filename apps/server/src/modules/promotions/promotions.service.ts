@@ -16,7 +16,7 @@ import { type Limiter, budgetsFor, rateLimited } from '../../lib/limiter.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import type { CodeCaller } from '../giftcards/giftcards.cards.js';
 import { codeUnknown, toPromotionDto } from './promotions.codes.js';
-import { type CodeRow, findByCode } from './promotions.repo.js';
+import { type CodeRow, findByCode, liveUses, recountUses } from './promotions.repo.js';
 
 export interface PromotionsService {
   /**
@@ -65,7 +65,11 @@ function columnsOf(body: UpdatePromotionBody, kind: PromotionRow['kind']): Parti
   return set;
 }
 
-const auditView = (row: PromotionRow) => toPromotionDto(row, row.updatedAt);
+/** What the audit log keeps of a promotion: its terms (not its uses, which orders change). */
+const auditView = (row: PromotionRow) => {
+  const { used: _used, state: _state, ...terms } = toPromotionDto(row, row.updatedAt);
+  return terms;
+};
 
 /**
  * Codes found lately, by what was typed (upper-case), for a few seconds: the row prices the order, and
@@ -150,7 +154,11 @@ export function createPromotionsService({
         .select()
         .from(promotions)
         .orderBy(desc(promotions.createdAt), desc(promotions.id));
-      return rows.map((row) => toPromotionDto(row, now));
+      const used = await liveUses(
+        db,
+        rows.map((row) => row.id),
+      );
+      return rows.map((row) => toPromotionDto(row, now, used.get(row.id) ?? 0));
     },
 
     async create(admin, body) {
@@ -224,6 +232,10 @@ export function createPromotionsService({
           });
           if (shape) throw new AppError(400, shape.message, 'INVALID_PROMOTION');
           const set = columnsOf({ ...body, ...(value === undefined ? {} : { value }) }, kind);
+          // Uses of a code without a limit are not counted on its row (reserveUse): counted now that
+          // it gets one, under this row lock, which waits for placements reserving a use of it.
+          const counted = await recountUses(tx, id);
+          if (before.usageLimit === null && set.usageLimit != null) set.used = counted;
           const [row] = await tx
             .update(promotions)
             .set({ ...set, version: sql`${promotions.version} + 1`, updatedAt: now })
@@ -238,7 +250,7 @@ export function createPromotionsService({
             before: auditView(before),
             after: auditView(row),
           });
-          return toPromotionDto(row, now);
+          return toPromotionDto(row, now, counted);
         }),
       ).then(saleWritten);
     },

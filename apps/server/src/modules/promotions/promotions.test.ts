@@ -442,6 +442,31 @@ describe('applying a code to an order', () => {
     expect((await placeWith(shopper, lines, once.code)).statusCode).toBe(201);
   });
 
+  it('counts the uses of a code without a limit, and holds a limit set later against them', async () => {
+    const p = await insertProduct(ctx.db, { priceCents: 1000, stock: 50 });
+    const code = await createCode({ kind: 'fixed', value: 1 });
+    const usedNow = async () =>
+      (await ctx.app.inject({ method: 'GET', url: '/api/promotions/admin', headers: admin }))
+        .json<Promotion[]>()
+        .find((p) => p._id === code._id)?.used;
+    for (let i = 0; i < 2; i += 1) {
+      expect(
+        (await placeWith(await customer(), [{ product: p.id, itemQuantity: 1 }], code.code)).statusCode,
+      ).toBe(201);
+    }
+    expect(await usedNow()).toBe(2);
+    const limited = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/promotions/admin/${code._id}`,
+      headers: admin,
+      payload: { usageLimit: 2 },
+    });
+    expect(limited.json()).toMatchObject({ used: 2, usageLimit: 2, state: 'used_up' });
+    const third = await placeWith(await customer(), [{ product: p.id, itemQuantity: 1 }], code.code);
+    expect(third.statusCode).toBe(409);
+    expect(third.json()).toMatchObject({ code: 'DISCOUNT_CODE_USED_UP' });
+  });
+
   it('a paid discounted order cancelled gives back what was paid, and its code use', async () => {
     const p = await insertProduct(ctx.db, { priceCents: 4000, stock: 50 });
     const code = await createCode({ kind: 'percentage', value: 25, usageLimit: 10 });
