@@ -1,10 +1,11 @@
-import { Suspense, lazy, useCallback, useSyncExternalStore } from 'react';
+import { Suspense, lazy, useCallback } from 'react';
 import type { Product } from '@pixel-vault/shared';
 import { addItem } from '../../features/cart/addItem';
 import { openCart } from '../../features/cart/cartPanelSlice';
 import { type AddToCart, ProductPage as CatalogProductPage } from '../../features/catalog/ProductPage';
 import { ReviewsLoading, ReviewsShell } from '../../features/reviews/ReviewsShell';
 import { useAppDispatch } from '../hooks';
+import { useHydrated } from '../../ui/useHydrated';
 
 const loadReviews = () => import('../../features/reviews/ProductReviews');
 const ProductReviews = lazy(loadReviews);
@@ -12,16 +13,6 @@ const ProductReviews = lazy(loadReviews);
 // The reviews' code is fetched as soon as the product page's code runs, beside the hydration it does not
 // hold up; the server never draws the reviews (they are the browser's), so it need not load them.
 if (typeof window !== 'undefined') void loadReviews().catch(() => undefined);
-
-const noSubscription = () => () => {};
-
-/** False on the server and while hydrating; true from the render after (and on pages drawn in the browser). */
-const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
 
 /**
  * The reviews block of a product page (issue 14): the server's HTML and the hydration draw the same

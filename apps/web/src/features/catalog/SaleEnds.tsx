@@ -1,15 +1,5 @@
-import { useSyncExternalStore } from 'react';
 import { dateTimeFormat } from '@pixel-vault/shared';
-
-const noSubscription = () => () => {};
-
-/** False on the server and while hydrating; true from the render after (and on pages drawn in the browser). */
-const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+import { useHydrated } from '../../ui/useHydrated';
 
 /**
  * When a sale ends, as the product page says it: "Sun, Nov 30, 6:00 PM" in the shopper's time zone.
