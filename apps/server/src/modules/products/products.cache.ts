@@ -109,7 +109,9 @@ export function createCatalogueCache({
     onOverflow: () => invalidateLocal('details'),
   });
 
-  const stillTrue = (answer: { validUntil: number }) => clock() < answer.validUntil;
+  // Every cached hit asks; most answers are true until a write (no sale ahead): no clock read for them.
+  const stillTrue = (answer: { validUntil: number }) =>
+    answer.validUntil === Number.POSITIVE_INFINITY || clock() < answer.validUntil;
 
   function stocked(key: string, load: () => Promise<Loaded>) {
     return answers.get(

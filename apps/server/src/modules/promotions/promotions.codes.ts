@@ -41,20 +41,29 @@ export function discountOf(promotion: Pick<CodeRow, 'kind' | 'value'>): Discount
   return { kind: promotion.kind, value: promotion.value };
 }
 
+/** Where a promotion's window and switch put it at `now`, before its uses count. */
+function windowOf(promotion: PromotionRow, now: Date): 'inactive' | 'ended' | 'scheduled' | 'live' {
+  if (!promotion.active) return 'inactive';
+  if (promotion.endsAt && promotion.endsAt.getTime() <= now.getTime()) return 'ended';
+  if (promotion.startsAt && promotion.startsAt.getTime() > now.getTime()) return 'scheduled';
+  return 'live';
+}
+
 /** The refusals that depend on the code and the clock only (not on a cart or its limits). */
 export function checkLive(promotion: PromotionRow, now: Date): void {
-  if (!promotion.active) {
-    throw refuse(400, 'This code is no longer valid', 'DISCOUNT_CODE_INACTIVE');
-  }
-  if (promotion.startsAt && promotion.startsAt.getTime() > now.getTime()) {
-    throw refuse(
-      400,
-      `This code can be used from ${formatOrderDate(promotion.startsAt)}`,
-      'DISCOUNT_CODE_NOT_STARTED',
-    );
-  }
-  if (promotion.endsAt && promotion.endsAt.getTime() <= now.getTime()) {
-    throw refuse(400, 'This code has expired', 'DISCOUNT_CODE_EXPIRED');
+  switch (windowOf(promotion, now)) {
+    case 'inactive':
+      throw refuse(400, 'This code is no longer valid', 'DISCOUNT_CODE_INACTIVE');
+    case 'scheduled':
+      throw refuse(
+        400,
+        `This code can be used from ${formatOrderDate(promotion.startsAt!)}`,
+        'DISCOUNT_CODE_NOT_STARTED',
+      );
+    case 'ended':
+      throw refuse(400, 'This code has expired', 'DISCOUNT_CODE_EXPIRED');
+    case 'live':
+      return;
   }
 }
 
@@ -105,9 +114,8 @@ export function checkLimits(promotion: PromotionRow, mine: number): void {
 }
 
 export function stateOf(promotion: PromotionRow, now: Date): PromotionState {
-  if (!promotion.active) return 'inactive';
-  if (promotion.endsAt && promotion.endsAt.getTime() <= now.getTime()) return 'ended';
-  if (promotion.startsAt && promotion.startsAt.getTime() > now.getTime()) return 'scheduled';
+  const window = windowOf(promotion, now);
+  if (window !== 'live') return window;
   if (promotion.usageLimit !== null && promotion.used >= promotion.usageLimit) return 'used_up';
   return 'active';
 }

@@ -81,15 +81,8 @@ export interface Sales {
 }
 
 /** The active sales that have not ended, read at most once per `ttlMs` (and again after clear()). */
-export function createSales({
-  db,
-  clock = () => new Date(),
-  ttlMs = 2000,
-}: {
-  db: Database;
-  clock?: () => Date;
-  ttlMs?: number;
-}): Sales {
+export function createSales(options: { db: Database; clock?: () => Date; ttlMs?: number }): Sales {
+  const { db, clock = () => new Date(), ttlMs = 2000 } = options;
   let kept: { book: SaleBook; readAt: number } | undefined;
   let loading: { promise: Promise<SaleBook>; generation: number } | undefined;
   let generation = 0;
@@ -137,6 +130,6 @@ export function createSales({
       generation += 1;
       kept = undefined;
     },
-    now: () => clock().getTime(),
+    now: options.clock ? () => clock().getTime() : Date.now,
   };
 }

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   type CreatePromotionBody,
   type Promotion,
@@ -93,14 +93,9 @@ export function createPromotionsService({
     const found = await db
       .select({ id: productsTable.id })
       .from(productsTable)
-      .where(
-        sql`${productsTable.id} in (${sql.join(
-          ids.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )}) and ${productsTable.deletedAt} is null`,
-      );
-    const known = new Set(found.map((row) => row.id));
-    const missing = ids.filter((id) => !known.has(id.toLowerCase()));
+      .where(and(inArray(productsTable.id, [...ids]), isNull(productsTable.deletedAt)));
+    const existing = new Set(found.map((row) => row.id));
+    const missing = ids.filter((id) => !existing.has(id.toLowerCase()));
     if (missing.length > 0) {
       throw new AppError(400, `Unknown products: ${missing.join(', ')}`, 'UNKNOWN_PRODUCTS');
     }
