@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, and, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { Category, Order, ProductOption } from '@pixel-vault/shared';
+import type { Category, Order, ProductOption, Promotion } from '@pixel-vault/shared';
 import { type Database, type Executor, queryRows } from '../db/client.js';
 import {
   type GiftCardRow,
@@ -291,4 +291,30 @@ export async function placeOrder(
   });
   if (res.statusCode !== 201) throw new Error(`placeOrder: ${res.statusCode} ${res.body}`);
   return res.json<Order>();
+}
+
+/** A discount code (not a sale), as the admin's API answers it: its `code` is set. */
+export type CodePromotion = Promotion & { code: string };
+
+let promotionCounter = 0;
+
+/**
+ * A discount code made through the admin's API (issue 32), under a code of its own (`prefix`, a
+ * counter and the clock, so two test files on one database never collide) unless `body` names one.
+ */
+export async function createDiscountCode(
+  app: App,
+  admin: { authorization: string },
+  body: Record<string, unknown>,
+  prefix = 'CODE',
+): Promise<CodePromotion> {
+  promotionCounter += 1;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/promotions/admin',
+    headers: admin,
+    payload: { code: `${prefix}${promotionCounter}X${Date.now() % 100_000}`, ...body },
+  });
+  if (res.statusCode !== 201) throw new Error(`createDiscountCode: ${res.statusCode} ${res.body}`);
+  return res.json<CodePromotion>();
 }

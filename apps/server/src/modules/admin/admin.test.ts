@@ -1,13 +1,14 @@
 import { eq, like, sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminStats, Order, Promotion } from '@pixel-vault/shared';
+import type { AdminStats, Order } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
 import { mailOutbox, orderItems, orders, products } from '../../db/schema/index.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
 import {
   TEST_ADDRESS,
   clearProducts,
+  createDiscountCode,
   insertGiftCard,
   insertProduct,
   insertUser,
@@ -76,13 +77,7 @@ async function placePaidWithCode(
   lines: { product: string; itemQuantity: number }[],
   promotion: Record<string, unknown>,
 ): Promise<Order> {
-  const created = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/promotions/admin',
-    headers: admin,
-    payload: promotion,
-  });
-  if (created.statusCode !== 201) throw new Error(`code: ${created.statusCode} ${created.body}`);
+  const { code } = await createDiscountCode(ctx.app, admin, promotion);
   const { auth } = await insertUser(ctx.db);
   const placed = await ctx.app.inject({
     method: 'POST',
@@ -92,7 +87,7 @@ async function placePaidWithCode(
       orderItems: lines,
       shippingAddress: TEST_ADDRESS,
       paymentMethod: 'paypal',
-      discountCode: created.json<Promotion>().code,
+      discountCode: code,
     },
   });
   if (placed.statusCode !== 201) throw new Error(`order: ${placed.statusCode} ${placed.body}`);

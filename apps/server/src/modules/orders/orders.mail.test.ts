@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Order, Promotion } from '@pixel-vault/shared';
+import type { Order } from '@pixel-vault/shared';
 import { type TestContext, createTestContext } from '../../test/context.js';
-import { TEST_ADDRESS, insertGiftCard, insertProduct, insertUser } from '../../test/factories.js';
+import {
+  TEST_ADDRESS,
+  createDiscountCode,
+  insertGiftCard,
+  insertProduct,
+  insertUser,
+} from '../../test/factories.js';
 
 /**
  * The confirmation mail's totals (spec section 7; issue 32): a discount code's line, the code beside
@@ -17,19 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-let codeCounter = 0;
-async function createCode(prefix: string, body: Record<string, unknown>): Promise<string> {
-  codeCounter += 1;
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/promotions/admin',
-    headers: admin,
-    payload: { code: `${prefix}${codeCounter}`, ...body },
-  });
-  if (res.statusCode !== 201) throw new Error(`createCode: ${res.statusCode} ${res.body}`);
-  // A discount code, not a sale: it has one.
-  return res.json<Promotion>().code!;
-}
+const createCode = async (prefix: string, body: Record<string, unknown>) =>
+  (await createDiscountCode(ctx.app, admin, body, prefix)).code;
 
 /** A customer places the order (with the code, if any), pays it all with a gift card, and gets the mail. */
 async function confirmationOf(lines: { priceCents: number; qty: number; name: string }[], code?: string) {

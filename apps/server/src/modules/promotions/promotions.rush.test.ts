@@ -4,7 +4,7 @@ import type { Order, Promotion } from '@pixel-vault/shared';
 import { queryRows } from '../../db/client.js';
 import { orders } from '../../db/schema/index.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
-import { TEST_ADDRESS, insertProduct, insertUser } from '../../test/factories.js';
+import { TEST_ADDRESS, createDiscountCode, insertProduct, insertUser } from '../../test/factories.js';
 import { createOrderExpiry } from '../orders/orders.expiry.js';
 
 /**
@@ -28,21 +28,7 @@ afterAll(() => ctx.close());
 type Auth = { authorization: string };
 type Line = { product: string; itemQuantity: number };
 
-let codeCounter = 0;
-/** A discount code (not a sale): its `code` is set. */
-type CodePromotion = Promotion & { code: string };
-
-async function createCode(body: Record<string, unknown>): Promise<CodePromotion> {
-  codeCounter += 1;
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/promotions/admin',
-    headers: admin,
-    payload: { code: `RUSH${codeCounter}X${Date.now() % 100_000}`, ...body },
-  });
-  if (res.statusCode !== 201) throw new Error(`createCode: ${res.statusCode} ${res.body}`);
-  return res.json<CodePromotion>();
-}
+const createCode = (body: Record<string, unknown>) => createDiscountCode(ctx.app, admin, body, 'RUSH');
 
 const placeWith = (auth: Auth, lines: Line[], discountCode: string) =>
   ctx.app.inject({

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Order, type Promotion, priceOrder, toDollars } from '@pixel-vault/shared';
 import { auditLog, giftCards, orderItems, orders, promotionUses, promotions } from '../../db/schema/index.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
-import { TEST_ADDRESS, insertGiftCard, insertProduct, insertUser } from '../../test/factories.js';
+import {
+  TEST_ADDRESS,
+  createDiscountCode,
+  insertGiftCard,
+  insertProduct,
+  insertUser,
+} from '../../test/factories.js';
 import { createOrderExpiry } from '../orders/orders.expiry.js';
 
 /**
@@ -26,18 +32,7 @@ type Line = { product: string; variant?: string; itemQuantity: number };
 let codeCounter = 0;
 const freshCode = (prefix = 'CODE') => `${prefix}${(codeCounter += 1)}${Date.now() % 100_000}`;
 
-type CodePromotion = Promotion & { code: string };
-
-async function createCode(body: Record<string, unknown>): Promise<CodePromotion> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/promotions/admin',
-    headers: admin,
-    payload: { code: freshCode(), ...body },
-  });
-  if (res.statusCode !== 201) throw new Error(`createCode: ${res.statusCode} ${res.body}`);
-  return res.json<CodePromotion>();
-}
+const createCode = (body: Record<string, unknown>) => createDiscountCode(ctx.app, admin, body);
 
 const placeWith = (auth: Auth, lines: Line[], discountCode?: unknown) =>
   ctx.app.inject({
