@@ -13,15 +13,10 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { migrate, openDatabase } from '../apps/server/src/db/client.js';
-import {
-  GENERATED_ADJECTIVES,
-  GENERATED_NOUNS,
-  seedGenerated,
-} from '../apps/server/src/db/seed/generated.js';
-import { createStorage } from '../apps/server/src/lib/storage.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { openDatabase } from '../apps/server/src/db/client.js';
+import { GENERATED_ADJECTIVES, GENERATED_NOUNS } from '../apps/server/src/db/seed/generated.js';
 import { closedLoop, freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
+import { random, seedProducts } from './generated.js';
 import { writeSection } from './results.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,15 +33,6 @@ const LIMIT = 24;
 const ADJECTIVES = GENERATED_ADJECTIVES.slice(0, 10);
 const NOUNS = GENERATED_NOUNS.slice(0, 10);
 const TARGET_P95_MS = 20;
-
-/** Deterministic, so every run asks the same sequence. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** Rank 1..n, rank k about 1/k^1.1 as likely: a few pages and terms take most of the traffic. */
 function zipf(n: number, rand: () => number): () => number {
@@ -160,24 +146,6 @@ async function measure(engine: string, workload: Workload, secs = seconds): Prom
   };
 }
 
-async function seed(env: { DATABASE_URL?: string; DATA_DIR: string }): Promise<void> {
-  const config = loadConfig({
-    ...process.env,
-    ...env,
-    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0',
-  });
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    await migrate(handle.db);
-    const storage = await createStorage(config);
-    const started = performance.now();
-    await seedGenerated({ db: handle.db, storage, log: { info() {}, warn: console.warn }, total: PRODUCTS });
-    console.log(`Seeded ${PRODUCTS} products in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Issue 13's indexes (migration 0008) dropped: the catalogue search as it was before the issue. */
 async function dropSearchIndexes(env: { DATABASE_URL?: string; DATA_DIR: string }): Promise<void> {
   const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
@@ -206,7 +174,7 @@ async function withShop<T>(env: Record<string, string>, work: () => Promise<T>):
 }
 
 async function runEngine(engine: string, env: { DATABASE_URL?: string; DATA_DIR: string }, before: boolean) {
-  await seed(env);
+  await seedProducts(env, PRODUCTS);
   const shopEnv = { ...env, ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : {}) } as Record<
     string,
     string

@@ -15,6 +15,7 @@ const failed = [
   'bench/soak.ts',
   'bench/login-flood.ts',
   'bench/large-catalogue.ts',
+  'bench/search.ts',
   'bench/cluster.ts',
 ].filter((file) => run('npx', ['tsx', file]) !== 0);
 if (failed.length > 0) {

@@ -68,6 +68,10 @@ export interface ProductOverrides {
   name?: string;
   description?: string;
   category?: Category;
+  /** Issue 33: what it runs on; none by default. */
+  platform?: string | null;
+  /** When it was added (issue 33 sorts by it); now by default. */
+  createdAt?: Date;
   priceCents?: number;
   stock?: number;
   images?: string[];
@@ -114,6 +118,8 @@ export async function insertProduct(db: Database, overrides: ProductOverrides = 
       name: overrides.name ?? `Test Product ${productCounter}`,
       description: overrides.description ?? 'A product made by a test factory.',
       category: overrides.category ?? 'retro-games',
+      platform: overrides.platform ?? null,
+      ...(overrides.createdAt ? { createdAt: overrides.createdAt, updatedAt: overrides.createdAt } : {}),
       options: overrides.options ?? [],
       deletedAt: overrides.deletedAt ?? null,
     })

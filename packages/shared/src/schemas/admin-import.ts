@@ -7,7 +7,10 @@ import { z } from 'zod';
  * nothing (docs/admin-import.md).
  */
 
-/** A product's columns: one row a product, as the export wrote them before variants (issue 15). */
+/**
+ * A product's columns: one row a product, as the export wrote them before variants (issue 15), and
+ * after them the columns added since, which a file may leave out (OPTIONAL_PRODUCT_CSV_COLUMNS).
+ */
 export const PRODUCT_CSV_COLUMNS = [
   '_id',
   'productName',
@@ -16,7 +19,16 @@ export const PRODUCT_CSV_COLUMNS = [
   'productPrice',
   'stockQuantity',
   'productImage',
+  'platform',
 ] as const;
+
+/**
+ * The product columns added after files were already exported (issue 33: `platform`). A file without
+ * one is read as before and leaves that value of its products as it is; an empty cell clears it.
+ */
+export const OPTIONAL_PRODUCT_CSV_COLUMNS = [
+  'platform',
+] as const satisfies readonly (typeof PRODUCT_CSV_COLUMNS)[number][];
 
 /** Each option's pair of columns: option N is the product's Nth option (issue 31). */
 export const OPTION_CSV_COLUMNS = [

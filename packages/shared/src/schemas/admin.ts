@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Category } from './products.js';
+import { Category, PLATFORM_MAX } from './products.js';
 import { Dollars, optionalPagingQuery, pagingQuery } from './common.js';
 import { count, money, text } from './fields.js';
 import { type ProductVariantInput, VariantFields, variantsProblem } from './product-variants.js';
@@ -12,6 +12,13 @@ import { OrderStatus } from './orders.js';
  */
 export const MAX_UPLOAD_IMAGES = 4;
 
+/** A product's platform as the admin sends it (issue 33): text, or empty for none (null). */
+export const PlatformField = z
+  .string({ message: 'Platform must be text' })
+  .trim()
+  .max(PLATFORM_MAX, { message: `Platform is at most ${PLATFORM_MAX} characters` })
+  .transform((v) => (v === '' ? null : v));
+
 /** POST /api/products/add-new (multipart fields; 1-4 `images` files beside them). */
 export const CreateProductFields = z.object({
   productName: text('Name', 200),
@@ -19,6 +26,7 @@ export const CreateProductFields = z.object({
   productDescription: text('Description', 5000),
   productPrice: money('Price'),
   stockQuantity: count('Stock'),
+  platform: PlatformField.optional(),
   /**
    * Still accepted from spec clients (spec section 5) but ignored: rating and count are computed from
    * verified buyers' reviews and a new product starts at 0 / 0 (issue 14, docs/reviews.md).
@@ -35,6 +43,7 @@ const UpdateProductShape = {
   productDescription: text('Description', 5000),
   productPrice: money('Price'),
   stockQuantity: count('Stock'),
+  platform: PlatformField,
 };
 export const UpdateProductFields = z
   .object(UpdateProductShape)

@@ -19,6 +19,9 @@ export interface ProductOption {
   values: string[];
 }
 
+/** `{ "": [cheapest, cheapestInStock], "Loose": [...] }`, cents; null when no such variant is in stock. */
+export type SearchFacts = Record<string, [number, number | null]>;
+
 export const products = pgTable(
   'products',
   {
@@ -26,6 +29,26 @@ export const products = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull(),
     category: text('category').notNull(),
+    /** Issue 33: what it runs on ("Nintendo 64"), set by the admin; null when none. */
+    platform: text('platform'),
+    /**
+     * Issue 33, what search reads: the name and platform, and the description, folded (lower case,
+     * accents off, by pv_fold in migration 0021), kept by PostgreSQL itself on every write.
+     */
+    searchText: text('search_text').generatedAlwaysAs(
+      (): SQL => sql`pv_fold(name || coalesce(' ' || platform, ''))`,
+    ),
+    searchDescription: text('search_description').generatedAlwaysAs((): SQL => sql`pv_fold(description)`),
+    /**
+     * Issue 33, what filters and sorts read instead of probing the variants of every product: the
+     * cheapest price of its live variants and of those in stock (null: none), over all of them (key
+     * "") and per value of its Condition option. Kept by PostgreSQL (migration 0022): a trigger on
+     * product_variants, deferred to the commit, so it locks the product row after the variants.
+     */
+    searchFacts: jsonb('search_facts').$type<SearchFacts>().notNull().default({}),
+    /** The same facts over all its variants, as columns: what most filters and sorts compare. */
+    cheapestCents: integer('cheapest_cents'),
+    cheapestInStockCents: integer('cheapest_in_stock_cents'),
     /**
      * The product's options and their values in order (`[{ name: "Condition", values: ["Loose",
      * "Complete in box"] }]`), `[]` for a product sold in one form (issue 31). Price and stock are the
@@ -57,6 +80,10 @@ export const products = pgTable(
       .on(t.category, t.name, t.id)
       .where(sql`${t.deletedAt} is null`),
     index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    // Issue 33: search by substring or by typo (word similarity) reads trigrams, not every row.
+    index('products_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('products_search_description_trgm_idx').using('gin', sql`${t.searchDescription} gin_trgm_ops`),
+    index('products_platform_idx').on(sql`lower(${t.platform})`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RegisterBody, ReviewBody } from '@pixel-vault/shared';
+import { Platform, RegisterBody, ReviewBody } from '@pixel-vault/shared';
 import { SEED_CUSTOMERS, SEED_PRODUCTS } from './catalogue.js';
 
 const CATEGORIES = ['retro-games', 'board-games', 'puzzles', 'consoles'] as const;
@@ -75,6 +75,19 @@ describe('seed catalogue', () => {
     expect(all.length).toBeGreaterThanOrEqual(5);
     expect(new Set(all.map((c) => c.email)).size).toBe(all.length);
     for (const c of all) expect(RegisterBody.parse({ ...c, password: 'x'.repeat(12) })).toMatchObject(c);
+  });
+
+  it('gives every retro game and console a platform, and no board game or puzzle one (issue 33)', () => {
+    for (const p of SEED_PRODUCTS) {
+      if (p.category === 'retro-games' || p.category === 'consoles') {
+        // Set, and what the admin's form and the import accept (not empty, trimmed, PLATFORM_MAX).
+        expect(Platform.safeParse(p.platform), p.name).toEqual({ success: true, data: p.platform });
+      } else expect(p.platform, p.name).toBeUndefined();
+    }
+    // One platform is shared by several products: filtering by it finds more than one.
+    const counts = new Map<string, number>();
+    for (const p of SEED_PRODUCTS) if (p.platform) counts.set(p.platform, (counts.get(p.platform) ?? 0) + 1);
+    expect([...counts.values()].some((n) => n >= 3)).toBe(true);
   });
 
   it('has between one and four images per product, using each count somewhere (spec section 9)', () => {

@@ -57,6 +57,11 @@ export interface SeedProduct {
   /** The default variant's (the first of `variants`, when there are several). */
   priceCents: number;
   stock: number;
+  /**
+   * Issue 33: the system it runs on or is (real system names: they are facts, not the products'
+   * names, which stay invented). Retro games and consoles only.
+   */
+  platform?: string;
   imageCount: 1 | 2 | 3 | 4;
   reviews: SeedReview[];
   /** Issue 31: the tiers it is sold in. Without, one variant of `priceCents` and `stock`. */
@@ -68,6 +73,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Neon Drift 64',
     category: 'retro-games',
+    platform: 'Nintendo 64',
     description:
       'A futuristic anti-gravity racer from the late-90s 64-bit era, with twelve tracks and split-screen for up to four players. Cartridge only, cleaned and tested; the label has light shelf wear. Save battery replaced in 2024.',
     priceCents: 3499,
@@ -91,6 +97,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Castle of Crimson Keys',
     category: 'retro-games',
+    platform: 'Super Nintendo',
     description:
       'A 16-bit action-adventure: explore a cursed castle, collect seven crimson keys and outwit its clockwork guardians. Complete in box with the fold-out map and manual; the box has minor corner creasing. Single player, battery save.',
     priceCents: 8999,
@@ -120,6 +127,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Pixel Pirates Deluxe',
     category: 'retro-games',
+    platform: 'NES',
     description:
       'A bright 8-bit platformer in which a crew of pixel pirates sails across six island worlds hunting buried treasure. This Deluxe reissue adds two bonus islands and a level select. Cartridge and sleeve in good condition; 1-2 players, alternating turns.',
     priceCents: 2449,
@@ -138,6 +146,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Starlight Sentinel',
     category: 'retro-games',
+    platform: 'Sega Mega Drive',
     description:
       'A vertical shoot-em-up from 1989 with a screen-filling boss at the end of each of its eight stages. Loose cartridge with a clean label, contacts cleaned and tested. 1-2 players at the same time.',
     priceCents: 1999,
@@ -161,6 +170,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Dungeon Depths II: The Amber Crypt',
     category: 'retro-games',
+    platform: 'Super Nintendo',
     description:
       'The sought-after sequel in the turn-based dungeon-crawler series, with a party of four, sixty floors and a famously long final battle. Complete in big box: cartridge, cloth map, 120-page guidebook and registration card. Collector condition, and this is our only copy.',
     priceCents: 12999,
@@ -184,6 +194,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: "Turbo Rally '93",
     category: 'retro-games',
+    platform: 'Super Nintendo',
     description:
       'Top-down arcade rally racing with 24 courses across deserts, forests and snowy passes, plus a track editor. Loose cartridge with some sticker residue on the back, fully tested. 1-4 players with a multitap.',
     priceCents: 1499,
@@ -207,6 +218,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Moonbase Mayhem',
     category: 'retro-games',
+    platform: 'Sega Mega Drive',
     description:
       'A quirky 1994 puzzle-action game: steer a lunar rover, stack supply crates and keep the base running before the oxygen runs out. Cartridge with the original manual, very good condition. One player, 40 levels with password saves.',
     priceCents: 2900,
@@ -224,6 +236,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Ghostlight Manor',
     category: 'retro-games',
+    platform: 'PlayStation',
     description:
       'A slow-burn survival horror adventure on two discs, set in a lantern-lit mansion with fixed camera angles. Complete with case, manual and both discs in near-mint condition. Recommended for ages 16 and up.',
     priceCents: 4499,
@@ -247,6 +260,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Thunder Fist Arena',
     category: 'retro-games',
+    platform: 'Sega Mega Drive',
     description:
       'A 16-bit one-on-one fighter with twelve characters, secret moves and a tournament mode for up to eight friends. Cartridge and original box; the box has an old price sticker on the back. 1-2 players.',
     priceCents: 2749,
@@ -271,6 +285,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Skyward Knights Chronicle',
     category: 'retro-games',
+    platform: 'PlayStation',
     description:
       'An airship role-playing epic on three discs, with around sixty hours of story, turn-based battles and a sky-pirate guild to join. Complete in box with the art booklet; the discs show only light surface marks. Single player.',
     priceCents: 6499,
@@ -294,6 +309,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Bubble Burst Bonanza',
     category: 'retro-games',
+    platform: 'Game Boy',
     description:
       'A colourful match-three bubble shooter with 100 stages and a frantic two-player versus mode. Loose cartridge, label slightly faded. A good pick-up-and-play game for ages 6 and up.',
     priceCents: 1299,
@@ -311,6 +327,7 @@ const RETRO_GAMES: SeedProduct[] = [
   {
     name: 'Hyperloop Havoc',
     category: 'retro-games',
+    platform: 'Nintendo 64',
     description:
       'A factory-sealed copy of a late-era high-speed puzzle racer, still in its original shrink-wrap with the hang tab intact. We have not opened it, so the contents are exactly as they left the factory. 1-2 players.',
     priceCents: 17999,
@@ -790,6 +807,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Vaultling Mini Console',
     category: 'consoles',
+    platform: 'Plug and play',
     description:
       'A palm-sized plug-and-play console with 120 built-in arcade-style games, HDMI output and two wired controllers. New in box, with a USB power cable. A quick retro fix for ages 6 and up.',
     priceCents: 4999,
@@ -814,6 +832,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Aurora 16 Home Console',
     category: 'consoles',
+    platform: 'Super Nintendo',
     description:
       'A refurbished 16-bit home console from the early 1990s, with new capacitors, a cleaned cartridge slot and a de-yellowed shell. Includes one original controller, power supply and AV cable. Covered by our 90-day warranty.',
     priceCents: 14999,
@@ -837,6 +856,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Nebula 64 Console Bundle',
     category: 'consoles',
+    platform: 'Nintendo 64',
     description:
       'A tested 64-bit console from the late 1990s, bundled with two controllers, a memory card and a copy of Neon Drift 64. The shell is in very good condition with light yellowing on the back. AV and power cables included.',
     priceCents: 22999,
@@ -860,6 +880,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Comet Handheld Color',
     category: 'consoles',
+    platform: 'Game Boy Color',
     description:
       'A colour-screen handheld from 1998, refurbished with a new glass lens and battery door. Runs for about ten hours on two AA batteries. The shell has light scratches; tested with several cartridges.',
     priceCents: 8999,
@@ -883,6 +904,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Orbit CD Console',
     category: 'consoles',
+    platform: 'PlayStation',
     description:
       'A 32-bit CD console from 1995 with a top-loading drive, a refurbished laser and a new lid spring. Includes one controller, a memory card and all cables. Tested with more than twenty discs.',
     priceCents: 19900,
@@ -900,6 +922,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Titan Arcade Stick Console',
     category: 'consoles',
+    platform: 'Plug and play',
     description:
       "An all-in-one arcade stick with 60 built-in fighting and shooting games, full-size buttons and a heavy steel base that doesn't slide around. Plugs into any TV over HDMI. New in box; add a second stick for two players.",
     priceCents: 12999,
@@ -923,6 +946,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Duo-Slot Retro Console',
     category: 'consoles',
+    platform: 'Multi-system',
     description:
       'A modern console that plays original cartridges in two classic 8-bit and 16-bit formats, with HDMI output and save states. New in box. Two wireless controllers included.',
     priceCents: 11949,
@@ -941,6 +965,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Zephyr Portable Handheld',
     category: 'consoles',
+    platform: 'Multi-system',
     description:
       'A modern open-source handheld with a 3.5-inch screen, a 5000 mAh battery and an SD card slot for homebrew and your own backups. New in box. Comes with a USB-C cable and a screen protector.',
     priceCents: 7999,
@@ -959,6 +984,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Prism 32 Limited Edition',
     category: 'consoles',
+    platform: 'Sega Saturn',
     description:
       'A numbered limited edition of the 1996 Prism 32 in a translucent violet shell. Complete in its original box with inserts, manual and both controllers. Collector condition, and we have a single unit.',
     priceCents: 34999,
@@ -976,6 +1002,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Aurora 16 Wireless Controller',
     category: 'consoles',
+    platform: 'Super Nintendo',
     description:
       'A 2.4 GHz wireless controller for the Aurora 16 with the original button layout, a plug-in receiver and a rechargeable battery good for about 20 hours. New in box.',
     priceCents: 2499,
@@ -995,6 +1022,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Galaxy Micro Arcade Cabinet',
     category: 'consoles',
+    platform: 'Plug and play',
     description:
       'A 1:6 scale tabletop arcade cabinet with a 4-inch screen, a working joystick and eight built-in space shooters. Runs on batteries or USB power; new in box. A desk ornament that actually plays.',
     priceCents: 6499,
@@ -1005,6 +1033,7 @@ const CONSOLES: SeedProduct[] = [
   {
     name: 'Lumen Pocket Backlit Edition',
     category: 'consoles',
+    platform: 'Game Boy',
     description:
       'A classic monochrome handheld rebuilt in our workshop with a backlit screen, a USB-C rechargeable battery and new buttons. Every unit runs a 24-hour test before it ships. Includes a carrying pouch.',
     priceCents: 16999,

@@ -58,12 +58,45 @@ export const GENERATED_NOUNS = [
 ];
 const EDITIONS = ['', ' Deluxe', ' Classic', ' II', ' III', ' Collector Edition', ' Junior', ' Pocket'];
 const IMAGES_PER_CATEGORY = 3;
+/** Issue 33: what generated retro games and consoles run on (searched and filtered by). */
+export const GENERATED_PLATFORMS = [
+  'Nintendo 64',
+  'Super Nintendo',
+  'NES',
+  'Game Boy',
+  'Game Boy Advance',
+  'Sega Mega Drive',
+  'Sega Saturn',
+  'PlayStation',
+  'PlayStation 2',
+  'Neo Geo',
+  'Atari 2600',
+  'Dreamcast',
+];
+/** The conditions retro games are sold in, and what each costs beside the loose price. */
+const CONDITIONS = [
+  { value: 'Loose', percent: 100 },
+  { value: 'Complete in box', percent: 180 },
+  { value: 'New', percent: 400 },
+];
 const BATCH = 1000;
+
+export interface GeneratedVariant {
+  options: Record<string, string>;
+  priceCents: number;
+  stock: number;
+}
 
 export interface GeneratedProduct {
   name: string;
   description: string;
   category: CategorySlug;
+  /** Retro games and consoles only (issue 33). */
+  platform: string | null;
+  /** The options and their variants (issue 31): retro games and consoles by Condition. */
+  options: { name: string; values: string[] }[];
+  variants: GeneratedVariant[];
+  /** The default (first) variant's. */
   priceCents: number;
   stock: number;
 }
@@ -75,12 +108,29 @@ export function generatedProduct(index: number): GeneratedProduct {
   const edition =
     EDITIONS[Math.floor(index / (GENERATED_ADJECTIVES.length * GENERATED_NOUNS.length)) % EDITIONS.length]!;
   const category = CATEGORIES[index % CATEGORIES.length]!;
+  const priceCents = 499 + ((index * 7919) % 20_000);
+  const stock = (index * 31) % 50;
+  const graded = category === 'retro-games' || category === 'consoles';
+  // Retro games in two or three conditions, consoles in two; the dearer ones scarcer, some sold out.
+  const conditions = graded ? CONDITIONS.slice(0, category === 'consoles' ? 2 : 2 + (index % 2)) : [];
+  const variants: GeneratedVariant[] = graded
+    ? conditions.map((c, i) => ({
+        options: { Condition: c.value },
+        priceCents: Math.round((priceCents * c.percent) / 100),
+        stock: i === 0 ? stock : (index * (7 + i)) % (4 - i),
+      }))
+    : [{ options: {}, priceCents, stock }];
   return {
     name: `${adjective} ${noun}${edition} #${index + 1}`,
     description: `${adjective} ${noun}${edition}: a generated product for large-catalogue benchmarks.`,
     category,
-    priceCents: 499 + ((index * 7919) % 20_000),
-    stock: (index * 31) % 50,
+    platform: graded
+      ? GENERATED_PLATFORMS[Math.floor(index / CATEGORIES.length) % GENERATED_PLATFORMS.length]!
+      : null,
+    options: graded ? [{ name: 'Condition', values: conditions.map((c) => c.value) }] : [],
+    variants,
+    priceCents,
+    stock,
   };
 }
 
@@ -119,17 +169,28 @@ export async function seedGenerated({
     await db.transaction(async (tx) => {
       const rows = await tx
         .insert(products)
-        .values(batch.map(({ name, description, category }) => ({ name, description, category })))
+        .values(
+          batch.map(({ name, description, category, platform, options }) => ({
+            name,
+            description,
+            category,
+            platform,
+            options,
+          })),
+        )
         .returning({ id: products.id });
-      // Each sold in one form (issue 31): its default variant holds the price and stock.
+      // The first variant is the default (issue 31): it holds the spec's price and stock.
       await tx.insert(productVariants).values(
-        rows.map((row, i) => ({
-          productId: row.id,
-          position: 0,
-          sku: defaultSku(row.id),
-          priceCents: batch[i]!.priceCents,
-          stock: batch[i]!.stock,
-        })),
+        rows.flatMap((row, i) =>
+          batch[i]!.variants.map((variant, position) => ({
+            productId: row.id,
+            position,
+            sku: position === 0 ? defaultSku(row.id) : `${defaultSku(row.id)}-${position}`,
+            options: variant.options,
+            priceCents: variant.priceCents,
+            stock: variant.stock,
+          })),
+        ),
       );
       await tx.insert(productImages).values(
         rows.map((row, i) => {

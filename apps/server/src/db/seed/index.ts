@@ -318,6 +318,7 @@ export async function seedIfEmpty({
           name: p.name,
           description: p.description,
           category: p.category,
+          platform: p.platform ?? null,
           options: p.options ?? [],
           createdAt: new Date(now.getTime() - 240 * DAY_MS),
           updatedAt: new Date(now.getTime() - 240 * DAY_MS),

@@ -69,6 +69,16 @@ describe('seedIfEmpty', () => {
     }
   });
 
+  it('stores and answers a platform for every retro game and console, none for the rest (issue 33)', async () => {
+    const all = (await ctx.app.inject({ method: 'GET', url: '/api/products' })).json<Product[]>();
+    for (const product of all) {
+      const source = SEED_PRODUCTS.find((p) => p.name === product.productName);
+      expect(product.platform, product.productName).toBe(source?.platform ?? null);
+      const runs = product.productCategory === 'retro-games' || product.productCategory === 'consoles';
+      expect(product.platform !== null, product.productName).toBe(runs);
+    }
+  });
+
   it('gives every product 1 to 4 images at positions 0.., stored as content-hashed SVG keys', async () => {
     const images = await ctx.db.select().from(productImages);
     const byProduct = new Map<string, typeof images>();

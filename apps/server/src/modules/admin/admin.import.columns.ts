@@ -9,7 +9,8 @@ import { type Cells, type Column, type Fail, issuesOf } from './admin.import.csv
 
 /**
  * A product's own columns (issue 15) in an import, against the product as stored: name, category,
- * description, images, and (in a file without the variant columns) price and stock.
+ * description, images, platform (issue 33, when the file has the column), and (in a file without the
+ * variant columns) price and stock.
  */
 
 export interface ProductValues {
@@ -18,6 +19,8 @@ export interface ProductValues {
   category: Category;
   priceCents: number;
   stock: number;
+  /** Issue 33: null for none. */
+  platform: string | null;
 }
 
 /** A stored product, with what the export writes of it. */
@@ -31,6 +34,7 @@ export interface Current {
   stock: number;
   images: string[];
   options: ProductOption[];
+  platform: string | null;
 }
 
 export interface ColumnsContext {
@@ -61,6 +65,8 @@ export function compareColumns(
     ...(withPriceAndStock
       ? { productPrice: money(product.priceCents), stockQuantity: String(product.stock) }
       : {}),
+    // Issue 33: a file without the column leaves the platform as it is; an empty cell clears it.
+    ...(cells.platform !== undefined ? { platform: product.platform ?? '' } : {}),
   };
   const input: Partial<Record<Column, string>> = {};
   for (const [column, value] of Object.entries(asExported) as [Column, string][]) {
@@ -85,6 +91,7 @@ export function compareColumns(
       set.priceCents = toCents(v.productPrice);
     }
     if (v.stockQuantity !== undefined && v.stockQuantity !== product.stock) set.stock = v.stockQuantity;
+    if (v.platform !== undefined && v.platform !== product.platform) set.platform = v.platform;
   }
   const fields: string[] = [];
   if (set.name !== undefined) fields.push('productName');
@@ -92,6 +99,7 @@ export function compareColumns(
   if (set.description !== undefined) fields.push('productDescription');
   if (set.priceCents !== undefined) fields.push('productPrice');
   if (set.stock !== undefined) fields.push('stockQuantity');
+  if (set.platform !== undefined) fields.push('platform');
 
   let images: string[] | undefined;
   const wanted = ctx.imagesOf(cells.productImage);

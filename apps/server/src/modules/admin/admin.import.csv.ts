@@ -1,5 +1,10 @@
 import { CsvError, parse } from 'csv-parse';
-import { MAX_IMPORT_ROWS, PRODUCT_CSV_COLUMNS, VARIANT_CSV_COLUMNS } from '@pixel-vault/shared';
+import {
+  MAX_IMPORT_ROWS,
+  OPTIONAL_PRODUCT_CSV_COLUMNS,
+  PRODUCT_CSV_COLUMNS,
+  VARIANT_CSV_COLUMNS,
+} from '@pixel-vault/shared';
 import type { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 
@@ -9,7 +14,9 @@ import { AppError } from '../../lib/errors.js';
  */
 
 export type Column = (typeof PRODUCT_CSV_COLUMNS)[number];
-export type Cells = Record<Column, string>;
+export type OptionalColumn = (typeof OPTIONAL_PRODUCT_CSV_COLUMNS)[number];
+/** A row's product cells; a column the file may leave out (issue 33: platform) is undefined when it does. */
+export type Cells = Record<Exclude<Column, OptionalColumn>, string> & Partial<Record<OptionalColumn, string>>;
 export type VariantColumn = (typeof VARIANT_CSV_COLUMNS)[number];
 export type VariantCells = Record<VariantColumn, string>;
 
@@ -82,11 +89,15 @@ async function readRecords(bytes: Uint8Array, limit: number): Promise<string[][]
   return records;
 }
 
+const isOptional = (column: Column) => (OPTIONAL_PRODUCT_CSV_COLUMNS as readonly string[]).includes(column);
+/** The product columns every file names: those of the export before issue 33. */
+const REQUIRED_COLUMNS = PRODUCT_CSV_COLUMNS.filter((column) => !isOptional(column));
+
 /** Which of the known columns the header names, or a 400 saying what is wrong with it. */
 function readHeader(header: string[]): { names: string[]; withVariants: boolean } {
   const names = header.map((name) => name.trim());
   const known: readonly string[] = [...PRODUCT_CSV_COLUMNS, ...VARIANT_CSV_COLUMNS];
-  const missing = PRODUCT_CSV_COLUMNS.filter((column) => !names.includes(column));
+  const missing = REQUIRED_COLUMNS.filter((column) => !names.includes(column));
   const unknown = names.filter((name) => !known.includes(name));
   const twice = names.filter((name, i) => names.indexOf(name) !== i);
   if (missing.length > 0 || unknown.length > 0 || twice.length > 0) {
@@ -96,7 +107,8 @@ function readHeader(header: string[]): { names: string[]; withVariants: boolean 
       twice.length > 0 ? `named twice ${[...new Set(twice)].join(', ')}` : '',
     ].filter(Boolean);
     throw bad(
-      `The first row must name the columns ${PRODUCT_CSV_COLUMNS.join(',')} (as the products export does): ${problems.join('; ')}`,
+      `The first row must name the columns ${REQUIRED_COLUMNS.join(',')} and may name ` +
+        `${OPTIONAL_PRODUCT_CSV_COLUMNS.join(',')} (as the products export does): ${problems.join('; ')}`,
     );
   }
   // Issue 31: the variant columns come together (a row is a variant) or not at all (a row is a product).
@@ -113,7 +125,8 @@ function readHeader(header: string[]): { names: string[]; withVariants: boolean 
 
 /**
  * Reads the uploaded bytes as the products export: UTF-8 (a BOM allowed), RFC 4180, a header row
- * naming every column of PRODUCT_CSV_COLUMNS once (in any order), and VARIANT_CSV_COLUMNS all or none.
+ * naming every column of PRODUCT_CSV_COLUMNS once (in any order; OPTIONAL_PRODUCT_CSV_COLUMNS may be
+ * left out), and VARIANT_CSV_COLUMNS all or none.
  * Anything that is not such a file is a 400 with a message; a row that cannot be read is that row's
  * error.
  */
@@ -152,7 +165,10 @@ export async function parseProductsCsv(bytes: Uint8Array): Promise<ImportRecord[
       };
     }
     const cell = (index: number | undefined) => unneutralise(fields[index ?? -1] ?? '');
-    const cells = Object.fromEntries(PRODUCT_CSV_COLUMNS.map((column, c) => [column, cell(at[c])])) as Cells;
+    // A column the file leaves out (only an optional one can be) stays out of the cells.
+    const cells = Object.fromEntries(
+      PRODUCT_CSV_COLUMNS.flatMap((column, c) => (at[c] === -1 ? [] : [[column, cell(at[c])]])),
+    ) as Cells;
     if (!withVariants) return { row, cells };
     const variant = Object.fromEntries(
       VARIANT_CSV_COLUMNS.map((column, c) => [column, cell(variantAt[c])]),

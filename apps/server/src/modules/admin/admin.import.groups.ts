@@ -148,7 +148,8 @@ export async function groupRows(records: ImportRecord[], fail: Fail): Promise<Pr
       continue;
     }
     for (const column of REPEATED) {
-      if (cells[column].trim() !== open.cells[column].trim()) {
+      // An optional column the file leaves out (issue 33) is undefined on every row alike.
+      if ((cells[column] ?? '').trim() !== (open.cells[column] ?? '').trim()) {
         fail(
           row,
           `${column} differs from row ${open.row}'s: a product's columns are the same on each of its rows`,

@@ -88,6 +88,7 @@ const FIELD_ORDER = [
   'productPrice',
   'stockQuantity',
   'productImage',
+  'platform',
   'options',
   'variants',
   'sku',
@@ -113,7 +114,12 @@ export async function readProducts(
     if (rawId === '') {
       // With the variant columns the price and stock are the variants' (admin.import.variants.ts).
       const schema = product.variants
-        ? CreateProductFields.pick({ productName: true, productCategory: true, productDescription: true })
+        ? CreateProductFields.pick({
+            productName: true,
+            productCategory: true,
+            productDescription: true,
+            platform: true,
+          })
         : CreateProductFields;
       const parsed = schema.safeParse({
         productName: cells.productName,
@@ -121,6 +127,8 @@ export async function readProducts(
         productDescription: cells.productDescription,
         productPrice: cells.productPrice,
         stockQuantity: cells.stockQuantity,
+        // Issue 33: undefined when the file has no platform column (none, as an empty cell).
+        platform: cells.platform,
       });
       if (!parsed.success) fail(row, issuesOf(parsed.error));
       else {
@@ -129,6 +137,7 @@ export async function readProducts(
           name: v.productName,
           description: v.productDescription,
           category: v.productCategory,
+          platform: v.platform ?? null,
         };
         if (v.productPrice !== undefined) values.priceCents = toCents(v.productPrice);
         if (v.stockQuantity !== undefined) values.stock = v.stockQuantity;
@@ -194,7 +203,14 @@ function planCreate(plan: FilePlan & { kind: 'create' }, work: Work, ctx: PlanCo
   const { row, product, images } = plan;
   ctx.checkImages(row, images);
   const id = randomUUID();
-  const { name = '', description = '', category = 'retro-games', priceCents = 0, stock = 0 } = plan.values;
+  const {
+    name = '',
+    description = '',
+    category = 'retro-games',
+    priceCents = 0,
+    stock = 0,
+    platform = null,
+  } = plan.values;
   let options: ProductOptionInput[] = [];
   // Sold in one form: its one variant gets the SKU made from the product's id, as the API's add-new.
   let variants: NewVariant[] = [{ id: randomUUID(), sku: defaultSku(id), options: {}, priceCents, stock }];
@@ -212,7 +228,7 @@ function planCreate(plan: FilePlan & { kind: 'create' }, work: Work, ctx: PlanCo
   }
   const [first] = variants;
   if (!first) return;
-  const values = { name, description, category, priceCents: first.priceCents, stock: first.stock };
+  const values = { name, description, category, platform, priceCents: first.priceCents, stock: first.stock };
   work.creates.push({ id, ...values, images, options, variants });
   work.changes.push({ row, action: 'create', _id: ctx.dryRun ? null : id, productName: name, fields: [] });
 }

@@ -29,7 +29,7 @@ const idIn = (column: SQL, ids: string[]) =>
 
 /**
  * The live products among `ids`, with their images; locked FOR UPDATE in id order when about to be
- * written (two imports cannot deadlock): an admin's edit of one of them waits for the whole file, or
+ * written, after their variants (two imports cannot deadlock, nor an import and an order): an admin's edit of one of them waits for the whole file, or
  * the file sees it, never half of it.
  */
 export async function currentProducts(
@@ -39,18 +39,26 @@ export async function currentProducts(
 ): Promise<Map<string, Current>> {
   const found = new Map<string, Current>();
   if (ids.length === 0) return found;
+  // Their variants first, as every writer of variants locks them (lockVariantsFirst, issue 33).
+  if (lock) {
+    await tx.execute(
+      sql`select v.id from ${productVariants} v where ${idIn(sql`v.product_id`, ids)}
+          order by v.product_id, v.id for update`,
+    );
+  }
   const rows = await queryRows<{
     id: string;
     name: string;
     description: string;
     category: string;
     options: ProductOption[];
+    platform: string | null;
     price_cents: number;
     stock: number;
   }>(
     tx,
     // Price and stock: the default variant's (issue 31), locked with its product when about to be written.
-    sql`select p.id, p.name, p.description, p.category, p.options, v.price_cents, v.stock
+    sql`select p.id, p.name, p.description, p.category, p.options, p.platform, v.price_cents, v.stock
         from ${products} p
         join ${productVariants} v on v.product_id = p.id and ${isDefaultVariant('v')}
         where p.deleted_at is null and ${idIn(sql`p.id`, ids)}
@@ -67,6 +75,7 @@ export async function currentProducts(
       stock: Number(r.stock),
       images: [],
       options: r.options,
+      platform: r.platform,
     });
   }
   const images = await queryRows<{ product_id: string; url: string }>(
@@ -149,11 +158,12 @@ export async function writeImport(
     for (let i = 0; i < creates.length; i += IMPORT_BATCH) {
       const batch = creates.slice(i, i + IMPORT_BATCH);
       await tx.insert(products).values(
-        batch.map(({ id, name, description, category, options }) => ({
+        batch.map(({ id, name, description, category, platform, options }) => ({
           id,
           name,
           description,
           category,
+          platform,
           options,
         })),
       );
@@ -178,17 +188,21 @@ export async function writeImport(
     const values: SQL[] = batch.map(
       ({ id, set }) =>
         sql`(${id}::uuid, ${set.name ?? null}::text, ${set.description ?? null}::text,
-             ${set.category ?? null}::text, ${set.priceCents ?? null}::int, ${set.stock ?? null}::int)`,
+             ${set.category ?? null}::text, ${set.priceCents ?? null}::int, ${set.stock ?? null}::int,
+             ${set.platform !== undefined}::boolean, ${set.platform ?? null}::text)`,
     );
     // A column the file leaves as it is keeps the row's value (null in VALUES): field-wise, as the
-    // products service's update (no read-modify-write of whole rows).
+    // products service's update (no read-modify-write of whole rows). The platform may be set to null
+    // (issue 33: an empty cell clears it), so whether it is set is a column of its own.
+    const columns = sql`v(id, name, description, category, price_cents, stock, platform_set, platform)`;
     await tx.execute(sql`
       update ${products} p set
         name = coalesce(v.name, p.name),
         description = coalesce(v.description, p.description),
         category = coalesce(v.category, p.category),
+        platform = case when v.platform_set then v.platform else p.platform end,
         updated_at = ${now.toISOString()}::timestamptz
-      from (values ${sql.join(values, sql`, `)}) as v(id, name, description, category, price_cents, stock)
+      from (values ${sql.join(values, sql`, `)}) as ${columns}
       where p.id = v.id`);
     // Price and stock go to each product's default variant (issue 31).
     if (batch.some(({ set }) => set.priceCents !== undefined || set.stock !== undefined)) {
@@ -197,7 +211,7 @@ export async function writeImport(
           price_cents = coalesce(v.price_cents, pv.price_cents),
           stock = coalesce(v.stock, pv.stock),
           updated_at = ${now.toISOString()}::timestamptz
-        from (values ${sql.join(values, sql`, `)}) as v(id, name, description, category, price_cents, stock)
+        from (values ${sql.join(values, sql`, `)}) as ${columns}
         where pv.product_id = v.id and ${isDefaultVariant('pv')}
           and (v.price_cents is not null or v.stock is not null)`);
     }

@@ -27,11 +27,14 @@ import {
   productRows,
 } from '../../test/factories.js';
 import { PLACEHOLDER_ART_NAME, parseProductsCsv, unneutralise } from './admin.import.js';
+import { lockVariantsFirst } from '../products/products.writes.js';
 import { neutralise } from './admin.service.js';
 
 type Row = Record<(typeof PRODUCT_CSV_COLUMNS)[number], string>;
 
 const HEADER = PRODUCT_CSV_COLUMNS.join(',');
+/** The columns of a file exported before issue 33: without `platform`. */
+const WITHOUT_PLATFORM = PRODUCT_CSV_COLUMNS.filter((c) => c !== 'platform');
 
 /** A CSV of the export's columns, written as a spreadsheet would (RFC 4180, CRLF). */
 const csvOf = (rows: Partial<Row>[], columns: readonly string[] = PRODUCT_CSV_COLUMNS) =>
@@ -129,6 +132,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
       priceCents: 1999,
       stock: 7,
       images: ['/uploads/a.webp', '/uploads/b.webp'],
+      platform: 'Nintendo 64',
     });
     await insertProduct(ctx.db, { name: "'= really starts with a quote", description: "'-5 lives, quoted" });
     await insertProduct(ctx.db, { name: "''Tis the season", description: '\tTabbed and   spaced  ' });
@@ -292,6 +296,108 @@ describe('POST /api/admin/import/products (issue 15)', () => {
     expect(await priceOf(ctx.db, product.id)).toBe(500);
   });
 
+  describe('the platform column (issue 33)', () => {
+    const platforms = async () =>
+      Object.fromEntries((await productRows(ctx.db)).map((r) => [r.name, r.platform]));
+
+    it('round-trips the platform, and sets, changes and clears it from its column', async () => {
+      const racer = await insertProduct(ctx.db, { name: 'Racer', platform: 'Nintendo 64' });
+      const fighter = await insertProduct(ctx.db, { name: 'Fighter', platform: 'Super Nintendo' });
+      const board = await insertProduct(ctx.db, { name: 'Board', category: 'board-games' });
+      const exported = rowsOf(await exportCsv());
+      const rowOf = (id: string) => exported.find((r) => r._id === id)!;
+      expect(rowOf(racer.id).platform).toBe('Nintendo 64');
+      expect(rowOf(board.id).platform).toBe('');
+
+      const res = await upload(
+        csvOf([
+          { ...rowOf(racer.id), platform: ' Sega Mega Drive ' },
+          { ...rowOf(fighter.id), platform: '' },
+          rowOf(board.id),
+          newRow({ productName: 'Handheld', platform: '  Game Boy  ' }),
+          newRow({ productName: 'No platform', platform: '' }),
+        ]),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(result(res).changes.map((c) => [c.action, c.fields])).toEqual([
+        ['update', ['platform']],
+        ['update', ['platform']],
+        ['unchanged', []],
+        ['create', []],
+        ['create', []],
+      ]);
+      expect(await platforms()).toEqual({
+        Racer: 'Sega Mega Drive',
+        Fighter: null,
+        Board: null,
+        Handheld: 'Game Boy',
+        'No platform': null,
+      });
+      const created = result(res).changes[3]!._id!;
+      expect((await ctx.app.inject({ method: 'GET', url: `/api/products/${created}` })).json()).toMatchObject(
+        {
+          productName: 'Handheld',
+          platform: 'Game Boy',
+        },
+      );
+
+      // Exported again, the file comes back unchanged.
+      const before = await snapshot();
+      expect(result(await upload(await exportCsv()))).toMatchObject({ updated: 0, unchanged: 5 });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('reads a file without the column exactly as before, leaving every platform as it is', async () => {
+      const racer = await insertProduct(ctx.db, { name: 'Racer', platform: 'Nintendo 64', priceCents: 1000 });
+      const plain = await insertProduct(ctx.db, { name: 'Plain' });
+      const exported = rowsOf(await exportCsv());
+      const rowOf = (id: string) => exported.find((r) => r._id === id)!;
+      const before = await snapshot();
+      const same = await upload(csvOf(exported, WITHOUT_PLATFORM));
+      expect(same.statusCode, same.body).toBe(200);
+      expect(result(same)).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+      expect(await snapshot()).toEqual(before);
+
+      const res = await upload(
+        csvOf(
+          [
+            { ...rowOf(racer.id), productName: 'Racer Turbo', productPrice: '12.00' },
+            rowOf(plain.id),
+            newRow({ productName: 'Old-style new' }),
+          ],
+          WITHOUT_PLATFORM,
+        ),
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      expect(result(res).changes.map((c) => [c.action, c.fields])).toEqual([
+        ['update', ['productName', 'productPrice']],
+        ['unchanged', []],
+        ['create', []],
+      ]);
+      expect(await platforms()).toEqual({ 'Racer Turbo': 'Nintendo 64', Plain: null, 'Old-style new': null });
+    });
+
+    it('refuses a platform over 60 characters, naming it, and changes nothing', async () => {
+      await insertProduct(ctx.db, { name: 'Racer', platform: 'Nintendo 64' });
+      const [row] = rowsOf(await exportCsv());
+      const before = await snapshot();
+      const long = 'P'.repeat(61);
+      const res = await upload(
+        csvOf([
+          { ...row!, platform: long },
+          newRow({ platform: long }),
+          newRow({ productName: 'Just fits', platform: 'P'.repeat(60) }),
+        ]),
+      );
+      expect(res.statusCode, res.body).toBe(422);
+      expect(result(res).errors).toEqual([
+        { row: 1, message: 'Platform is at most 60 characters' },
+        { row: 2, message: 'Platform is at most 60 characters' },
+      ]);
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
   it('names every kind of bad row, a malformed or unknown _id never being a 500', async () => {
     const product = await insertProduct(ctx.db, { name: 'Known' });
     const gone = await insertProduct(ctx.db, { name: 'Gone', deletedAt: new Date() });
@@ -299,13 +405,13 @@ describe('POST /api/admin/import/products (issue 15)', () => {
     const file = [
       HEADER,
       stringify([PRODUCT_CSV_COLUMNS.map((c) => row![c])]).trim(),
-      `not-a-uuid,Name,retro-games,Desc,1.00,1,`,
-      `${product.id.toUpperCase()},Twice,retro-games,Desc,1.00,1,`,
-      `${gone.id},Removed,retro-games,Desc,1.00,1,`,
-      `${randomUUID()},Unknown,retro-games,Desc,1.00,1,`,
-      `,,gadgets,,-1,1.5,`,
+      `not-a-uuid,Name,retro-games,Desc,1.00,1,,`,
+      `${product.id.toUpperCase()},Twice,retro-games,Desc,1.00,1,,`,
+      `${gone.id},Removed,retro-games,Desc,1.00,1,,`,
+      `${randomUUID()},Unknown,retro-games,Desc,1.00,1,,`,
+      `,,gadgets,,-1,1.5,,`,
       `,Too few fields`,
-      `,Free,puzzles,Desc,0,0,`,
+      `,Free,puzzles,Desc,0,0,,`,
     ].join('\r\n');
     const res = await upload(file, { dryRun: true });
     expect(res.statusCode, res.body).toBe(422);
@@ -323,7 +429,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
     expect(byRow.get(6)).toContain('Category must be one of');
     expect(byRow.get(6)).toContain('Price must be 0 or more');
     expect(byRow.get(6)).toContain('Stock must be a whole number');
-    expect(byRow.get(7)).toBe('The row has 2 fields where the header has 7');
+    expect(byRow.get(7)).toBe('The row has 2 fields where the header has 8');
   });
 
   it('counts rows with errors beyond the listed ones', async () => {
@@ -444,8 +550,8 @@ describe('POST /api/admin/import/products (issue 15)', () => {
     const missing = await upload('_id,productName,productCategory\r\n,A,puzzles\r\n');
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe(
-      `The first row must name the columns ${HEADER} (as the products export does): ` +
-        'missing productDescription, productPrice, stockQuantity, productImage',
+      `The first row must name the columns ${WITHOUT_PLATFORM.join(',')} and may name platform ` +
+        '(as the products export does): missing productDescription, productPrice, stockQuantity, productImage',
     );
     const unknown = await upload(`${HEADER},Price\r\n`);
     expect(unknown.statusCode).toBe(400);
@@ -514,7 +620,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
     expect(big.statusCode).toBe(413);
     expect(big.json().message).toBe('The file must be at most 10 MB: split it into several files');
 
-    const line = ',A,puzzles,D,1,1,\r\n';
+    const line = ',A,puzzles,D,1,1,,\r\n';
     const long = await upload(`${HEADER}\r\n${line.repeat(MAX_IMPORT_ROWS + 1)}`);
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toBe(
@@ -571,7 +677,9 @@ describe('POST /api/admin/import/products (issue 15)', () => {
 
     let importing: Promise<Awaited<ReturnType<typeof upload>>> | undefined;
     const seenMeanwhile = await ctx.db.transaction(async (tx) => {
-      // The admin's edit holds the first product while the import starts.
+      // The admin's edit holds the first product while the import starts, locked as an edit locks it:
+      // its variants, then its row (lockVariantsFirst, issue 33).
+      await lockVariantsFirst(tx, first.id);
       await tx.execute(sql`select id from ${products} where id = ${first.id} for update`);
       importing = upload(file);
       await new Promise((resolve) => setTimeout(resolve, 400));
@@ -597,7 +705,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
 
   it('parses the export format without the database', async () => {
     const records = await parseProductsCsv(
-      new TextEncoder().encode(`${HEADER}\r\n,"a, ""b""",puzzles,"multi\r\nline",1,2,\r\n`),
+      new TextEncoder().encode(`${HEADER}\r\n,"a, ""b""",puzzles,"multi\r\nline",1,2,,Game Boy\r\n`),
     );
     expect(records).toEqual([
       {
@@ -610,9 +718,15 @@ describe('POST /api/admin/import/products (issue 15)', () => {
           productPrice: '1',
           stockQuantity: '2',
           productImage: '',
+          platform: 'Game Boy',
         },
       },
     ]);
+    // A file without the platform column (issue 33): the cells have none, not an empty one.
+    const older = await parseProductsCsv(
+      new TextEncoder().encode(`${WITHOUT_PLATFORM.join(',')}\r\n,Old,puzzles,Desc,1,2,\r\n`),
+    );
+    expect(older[0]?.cells).not.toHaveProperty('platform');
     // Characters of several bytes across the pieces the parser is fed (64 kB) come out whole.
     const text = 'Pokémon ✓ «ünïcödé» 🎮 '.repeat(150);
     const many = csvOf(Array.from({ length: 60 }, () => newRow({ productDescription: text })));

@@ -391,6 +391,43 @@ describe('products CSV with the variant columns (issue 31)', () => {
     expect(answer.variants.map((v) => v.price)).toEqual([41.5, 35, 140, 125]);
   });
 
+  it("takes the platform from a product's rows, the same on each, with or without the column (issue 33)", async () => {
+    const game = await tiered();
+    await ctx.db.update(products).set({ platform: 'Nintendo 64' }).where(eq(products.id, game.id));
+    const rows = (await exported()).filter((r) => r._id === game.id);
+    expect(rows.map((r) => r.platform)).toEqual(Array(4).fill('Nintendo 64'));
+
+    // One row disagreeing with the first is that row's error.
+    const differs = await upload(
+      csvOf(rows.map((r, i) => (i === 2 ? { ...r, platform: 'PlayStation' } : r))),
+    );
+    expect(differs.statusCode).toBe(422);
+    expect(result(differs).errors).toEqual([
+      {
+        row: 3,
+        message: "platform differs from row 1's: a product's columns are the same on each of its rows",
+      },
+    ]);
+
+    // Without the column the platform stays; an empty cell on every row clears it.
+    const columns = PRODUCTS_EXPORT_COLUMNS.filter((c) => c !== 'platform');
+    const kept = await upload(csvOf(rows, columns));
+    expect(result(kept)).toMatchObject({ updated: 0, unchanged: 1 });
+    const cleared = await upload(csvOf(rows.map((r) => ({ ...r, platform: '' }))));
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(result(cleared).changes[0]).toMatchObject({ action: 'update', fields: ['platform'] });
+    expect((await productAnswer(game.id)).platform).toBeNull();
+    // A new product's rows give it theirs.
+    const created = await upload(
+      csvOf([
+        newRow({ platform: 'Game Boy', option1Value: 'Loose', variantPrice: '10', variantStock: '1' }),
+        newRow({ platform: 'Game Boy', option1Value: 'New', variantPrice: '30', variantStock: '0' }),
+      ]),
+    );
+    expect(created.statusCode, created.body).toBe(200);
+    expect((await productAnswer(result(created).changes[0]!._id!)).platform).toBe('Game Boy');
+  });
+
   it("swaps two variants' SKUs within a product", async () => {
     const game = await tiered();
     const rows = (await exported()).filter((r) => r._id === game.id);

@@ -68,7 +68,7 @@ describe('GET /api/admin/export/products.csv', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="products-2026-05-02.csv"');
     const text = res.rawPayload.toString('utf8');
     expect(text.split('\r\n')[0]).toBe(
-      '_id,productName,productCategory,productDescription,productPrice,stockQuantity,productImage,' +
+      '_id,productName,productCategory,productDescription,productPrice,stockQuantity,productImage,platform,' +
         'variantId,sku,option1Name,option1Value,option2Name,option2Value,option3Name,option3Value,' +
         'variantPrice,variantStock',
     );
@@ -84,6 +84,7 @@ describe('GET /api/admin/export/products.csv', () => {
       productPrice: '19.99',
       stockQuantity: '7',
       productImage: '/uploads/a.webp /uploads/b.webp',
+      platform: '',
       // Sold in one form: one row, its one variant, no options.
       variantId: tricky.variantId,
       sku: tricky.variants[0]!.sku,
@@ -107,6 +108,7 @@ describe('GET /api/admin/export/products.csv', () => {
     ];
     const game = await insertProduct(ctx.db, {
       name: 'Super Mario 64',
+      platform: 'Nintendo 64',
       options,
       images: ['/uploads/sm64.webp'],
       variants: [
@@ -149,6 +151,7 @@ describe('GET /api/admin/export/products.csv', () => {
       productPrice: '40.00',
       stockQuantity: '3',
       productImage: '/uploads/sm64.webp',
+      platform: 'Nintendo 64',
       option1Name: 'Condition',
       option2Name: 'Region',
       option3Name: '',
@@ -184,6 +187,7 @@ describe('GET /api/admin/export/products.csv', () => {
       },
     ]);
     expect(rows.find((r) => r._id === threeOptions.id)).toMatchObject({
+      platform: '',
       option1Name: 'Edition',
       option1Value: 'Boxed',
       option2Name: 'Colour',
@@ -192,6 +196,19 @@ describe('GET /api/admin/export/products.csv', () => {
       option3Value: 'PAL',
       variantPrice: '99.00',
     });
+  });
+
+  it('writes the platform after the product columns, empty for none, a formula-looking one quoted (issue 33)', async () => {
+    const n64 = await insertProduct(ctx.db, { name: 'Racer', platform: 'Nintendo 64' });
+    const none = await insertProduct(ctx.db, { name: 'Board game', category: 'board-games' });
+    const odd = await insertProduct(ctx.db, { name: 'Odd', platform: '+Plus System' });
+    const text = (await exportText()).rawPayload.toString('utf8');
+    const header = text.split('\r\n')[0]!.split(',');
+    expect(header.indexOf('platform')).toBe(header.indexOf('productImage') + 1);
+    const byId = new Map(rowsOf(text).map((r) => [r._id, r]));
+    expect(byId.get(n64.id)?.platform).toBe('Nintendo 64');
+    expect(byId.get(none.id)?.platform).toBe('');
+    expect(byId.get(odd.id)?.platform).toBe("'+Plus System");
   });
 
   it('quotes an option value a spreadsheet would run as a formula', async () => {

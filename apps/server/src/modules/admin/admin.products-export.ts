@@ -33,6 +33,7 @@ export async function* productExportRows(db: Database, batch: number): AsyncGene
       category: string;
       description: string;
       options: ProductOption[];
+      platform: string | null;
       images: string | null;
       variant_id: string | null;
       sku: string;
@@ -43,7 +44,7 @@ export async function* productExportRows(db: Database, batch: number): AsyncGene
       db,
       // Images are gathered once per product (materialized), not once per variant row.
       sql`with page as materialized (
-            select p.id, p.name, p.category, p.description, p.options,
+            select p.id, p.name, p.category, p.description, p.options, p.platform,
               (select string_agg(i.url, ' ' order by i.position) from ${productImages} i
                 where i.product_id = p.id) as images
             from ${products} p
@@ -87,6 +88,8 @@ export async function* productExportRows(db: Database, batch: number): AsyncGene
         productPrice: variant.variantPrice,
         stockQuantity: variant.variantStock,
         productImage: r.images ?? '',
+        // Issue 33: empty for none, as the import reads an empty cell.
+        platform: r.platform ?? '',
         ...variant,
       };
       yield { ...productCells, ...variant };

@@ -56,6 +56,7 @@ export async function auditView(tx: Executor, row: ProductRow) {
   return {
     productName: row.name,
     productCategory: row.category,
+    platform: row.platform,
     productDescription: row.description,
     productPrice: toDollars(variant.priceCents),
     stockQuantity: variant.stock,
@@ -98,9 +99,11 @@ interface VariantJson {
   stock: number;
 }
 
-/** True when no live variant of the product has stock: listed after the others (issue 30). */
-export const SOLD_OUT = sql`not exists (select 1 from ${productVariants} v
-    where v.product_id = ${outerId} and v.archived_at is null and v.stock > 0)`;
+/**
+ * True when no live variant of the product has stock: listed after the others (issue 30). Read from the
+ * product's search facts (issue 33, kept by a trigger on its variants), not a probe of its variants.
+ */
+export const SOLD_OUT = sql`${products.cheapestInStockCents} is null`;
 
 /**
  * One row per product with its images aggregated in a correlated subquery, so a page of products
@@ -112,6 +115,7 @@ export const productColumns = {
   name: products.name,
   description: products.description,
   category: products.category,
+  platform: products.platform,
   options: products.options,
   // The live variants by position, read by the index on (product, position): the first is the default.
   variants: sql<VariantJson[]>`(select json_agg(json_build_object(
@@ -151,6 +155,7 @@ export type ProductQueryRow = {
   name: string;
   description: string;
   category: string;
+  platform: string | null;
   options: ProductOption[];
   variants: VariantJson[];
   ratingTenths: number;
@@ -188,6 +193,7 @@ export function toProductDto(
     // The spec's price and stock: the default variant's (issue 31).
     productPrice: toDollars(priceUnder(first.priceCents, terms)),
     productCategory: row.category as Category,
+    platform: row.platform,
     productImage: row.images.map(publicUrl),
     stockQuantity: first.stock,
     productRating: row.ratingTenths / 10,

@@ -5,7 +5,9 @@ import {
   MAX_UPLOAD_IMAGES,
   MessageResponse,
   Product,
+  ProductFacetsQuery,
   ProductListQuery,
+  ProductSuggestQuery,
   UpdateProductBody,
 } from '@pixel-vault/shared';
 import type { FastifyRequest } from 'fastify';
@@ -56,6 +58,29 @@ export async function productsRoutes(app: App, { products, uploadMaxMb }: Produc
       decompress: false,
     },
     (request, reply) => sendCachedAnswer(request, reply, products.listAnswer(request.query)),
+  );
+
+  // Issue 33: a search's facets and a search box's suggestions, cached and sent the same way.
+  app.get(
+    '/api/products/facets',
+    {
+      schema: { querystring: ProductFacetsQuery },
+      config: { access: 'public' },
+      compress: false,
+      decompress: false,
+    },
+    (request, reply) => sendCachedAnswer(request, reply, products.facetsAnswer(request.query)),
+  );
+
+  app.get(
+    '/api/products/suggest',
+    {
+      schema: { querystring: ProductSuggestQuery },
+      config: { access: 'public' },
+      compress: false,
+      decompress: false,
+    },
+    (request, reply) => sendCachedAnswer(request, reply, products.suggestAnswer(request.query.q)),
   );
 
   app.get(

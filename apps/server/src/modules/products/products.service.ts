@@ -1,11 +1,12 @@
-import { type SQL, and, asc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
-import {
-  PRODUCTS_DEFAULT_LIMIT,
-  type Product,
-  type ProductList,
-  type ProductListQuery,
-  type ProductListResponse,
-  requestedPage,
+import { and, eq, isNull } from 'drizzle-orm';
+import type {
+  Product,
+  ProductFacets,
+  ProductFacetsQuery,
+  ProductList,
+  ProductListQuery,
+  ProductListResponse,
+  ProductSuggestion,
 } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
 import { products } from '../../db/schema/index.js';
@@ -13,31 +14,22 @@ import type { MaybeAnswer } from '../../lib/cached-answer.js';
 import { notFound } from '../../lib/errors.js';
 import type { Storage } from '../../lib/storage.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
+import { NO_SALES, type Sales } from '../promotions/promotions.sales.js';
 import type { StockedAnswer } from './products.answers.js';
 import {
   type CatalogueChange,
   type CatalogueMessage,
   type Loaded,
-  UUID_CHARS,
   createCatalogueCache,
 } from './products.cache.js';
-import {
-  type ProductQueryRow,
-  SOLD_OUT,
-  escapeLike,
-  productColumns,
-  productPageColumns,
-  toProductDto,
-} from './products.repo.js';
-import { catalogueUrl } from './products.lookup.js';
+import { type Moment, createListing } from './products.listing.js';
+import { type CatalogueUrl, answerKey, catalogueUrl } from './products.lookup.js';
+import { productPageColumns, toProductDto } from './products.repo.js';
 import type { StockChange } from './products.stock.js';
-import { NO_SALES, type Sales } from '../promotions/promotions.sales.js';
-
-type ToDto = (row: ProductQueryRow) => Product;
+import { type ProductWrites, createProductWrites } from './products.writes.js';
 
 /** A shop without sales (tests that build the products service alone). */
 const noSales: Sales = { book: () => NO_SALES, clear() {}, now: () => Date.now() };
-import { type ProductWrites, createProductWrites } from './products.writes.js';
 
 export type { CatalogueChange };
 export { escapeLike, toProductDto } from './products.repo.js';
@@ -48,11 +40,17 @@ export interface ProductsService extends ProductWrites {
    * A cached answer comes back as it is, not in a promise: a hit costs no microtask (issue 10).
    */
   listAnswer(query: ProductListQuery): MaybeAnswer;
+  /** `GET /api/products/facets` (issue 33) from the cache. */
+  facetsAnswer(query: ProductFacetsQuery): MaybeAnswer;
+  /** `GET /api/products/suggest` (issue 33) from the cache. */
+  suggestAnswer(q: string): MaybeAnswer;
   /** `GET /api/products/:id` answer from the cache; 404 `Product not found` for unknown or removed. */
   getAnswer(id: string): MaybeAnswer;
   /** Every matching product (no page asked for, spec section 7), or the page asked for. */
   list(query: ProductListQuery): Promise<ProductList | ProductListResponse>;
   get(id: string): Promise<Product>;
+  facets(query: ProductFacetsQuery): Promise<ProductFacets>;
+  suggest(q: string): Promise<ProductSuggestion[]>;
   /** The answer of a catalogue URL the browser's pages call (products.lookup.ts), with its stock. */
   stockedAnswer(url: string): StockedAnswer | Promise<StockedAnswer> | undefined;
   /**
@@ -100,9 +98,6 @@ export interface ProductsServiceOptions {
   sales?: Sales;
 }
 
-/** The key listAnswer's template below gives the unfiltered, unpaged list. */
-const WHOLE_LIST_KEY = 'list\u0000\u0000all\u0000';
-
 /** How long the catalogue's cached answers are fresh by default (see cacheTtlMs). */
 export const CATALOGUE_TTL_MS = 2000;
 
@@ -124,111 +119,61 @@ export function createProductsService({
     clock: sales.now,
   });
 
+  const listing = createListing({ db, cache, publicUrl });
+
   /** What a load read, and until when it is true (the next time a sale starts or ends). */
-  async function timed(read: (dto: ToDto) => Promise<unknown>): Promise<Loaded> {
+  async function timed(read: (at: Moment) => Promise<unknown>): Promise<Loaded> {
     const book = await sales.book();
-    const at = sales.now();
-    const toDto: ToDto = (row) =>
-      toProductDto(row, publicUrl, book.termsFor({ id: row.id, category: row.category }, at));
-    return { value: await read(toDto), validUntil: book.nextChangeAfter(at) };
+    const now = sales.now();
+    const termsFor = (product: { id: string; category: string }) => book.termsFor(product, now);
+    const at: Moment = {
+      toDto: (row) => toProductDto(row, publicUrl, termsFor(row)),
+      termsFor,
+      running: book.runningAt(now),
+    };
+    return { value: await read(at), validUntil: book.nextChangeAfter(now) };
   }
 
-  async function list(query: ProductListQuery): Promise<ProductList | ProductListResponse> {
-    return (await timed((toDto) => listWith(query, toDto))).value as ProductList | ProductListResponse;
-  }
-
-  async function listWith(query: ProductListQuery, toDto: ToDto): Promise<ProductList | ProductListResponse> {
-    const conditions: SQL[] = [isNull(products.deletedAt)];
-    if (query.category) conditions.push(eq(products.category, query.category));
-    if (query.q) conditions.push(ilike(products.name, `%${escapeLike(query.q)}%`));
-    const where = and(...conditions);
-    // Sold-out products after the others (issue 30): the shopper chose no order here.
-    const order = [asc(SOLD_OUT), asc(products.name), asc(products.id)];
-
-    const paging = requestedPage(query, PRODUCTS_DEFAULT_LIMIT);
-    if (!paging) {
-      const all = await db
-        .select(productColumns)
-        .from(products)
-        .where(where)
-        .orderBy(...order);
-      return all.map(toDto);
-    }
-    const { page, limit } = paging;
-    const ids = await orderedIds(query, where);
-    const total = ids.length / UUID_CHARS;
-    const pageIds: string[] = [];
-    for (let i = (page - 1) * limit; i < Math.min(total, page * limit); i += 1) {
-      pageIds.push(ids.slice(i * UUID_CHARS, (i + 1) * UUID_CHARS));
-    }
-    // The page's rows by primary key; `where` again, so a row that stopped matching since the list
-    // was read is left out rather than shown (a write drops the list, but a read may be under way).
-    const rows = pageIds.length
-      ? await db
-          .select(productColumns)
-          .from(products)
-          .where(and(where, inArray(products.id, pageIds)))
-          .orderBy(...order)
-      : [];
-    return { products: rows.map(toDto), page, totalPage: Math.max(1, Math.ceil(total / limit)), total };
-  }
-
-  /**
-   * The ids of a category's or search's products in the list's order (in stock first, then name and
-   * id), as one string of 36-character ids, kept like the answers (same TTL, dropped with them) per
-   * category and search rather than per page (issue 13). A page is then a slice of it and 24 rows by primary key, where
-   * OFFSET made the database walk every row before the page (page 900 of a 25,000-product category
-   * read 21,600 index entries), and the count is its length, so page and total always agree.
-   */
-  function orderedIds(query: ProductListQuery, where: SQL | undefined): Promise<string> | string {
-    const key = `${query.category ?? ''}\u0000${query.q ?? ''}`;
-    return cache.ids(key, async () => {
-      const [row] = await db
-        .select({
-          ids: sql<string>`coalesce(string_agg(${products.id}::text, '' order by ${SOLD_OUT}, ${products.name}, ${products.id}), '')`,
-        })
-        .from(products)
-        .where(where);
-      return row?.ids ?? '';
-    });
-  }
-
-  async function get(id: string): Promise<Product> {
-    return (await timed((toDto) => getWith(id, toDto))).value as Product;
-  }
-
-  async function getWith(id: string, toDto: ToDto): Promise<Product> {
+  async function getWith(id: string, at: Moment): Promise<Product> {
     const [row] = await db
       .select(productPageColumns)
       .from(products)
       .where(and(eq(products.id, id), isNull(products.deletedAt)))
       .limit(1);
     if (!row) throw notFound('Product not found');
-    return toDto(row);
+    return at.toDto(row);
   }
 
+  /** The load of what a catalogue URL asks. */
+  function loadOf(asked: CatalogueUrl): () => Promise<Loaded> {
+    switch (asked.kind) {
+      case 'product':
+        return () => timed((at) => getWith(asked.id, at));
+      case 'list':
+        return () => timed((at) => listing.list(asked.query, at));
+      case 'facets':
+        return () => timed((at) => listing.facets(asked.query, at));
+      case 'suggest':
+        return () => timed((at) => listing.suggest(asked.q, at));
+    }
+  }
+  const answerOf = (asked: CatalogueUrl) => cache.answer(answerKey(asked), loadOf(asked));
+  const valueOf = async <T>(asked: CatalogueUrl) => (await loadOf(asked)()).value as T;
   const invalidate = cache.invalidate;
-  const listKey = (query: ProductListQuery) => {
-    const paging = requestedPage(query, PRODUCTS_DEFAULT_LIMIT);
-    // The whole catalogue, as the shop's pages and the spec's clients ask for it: a key made once.
-    if (!paging && !query.category && !query.q) return WHOLE_LIST_KEY;
-    const pageKey = paging ? `${paging.page}\u0000${paging.limit}` : 'all';
-    return `list\u0000${query.category ?? ''}\u0000${pageKey}\u0000${query.q ?? ''}`;
-  };
-  const productKey = (id: string) => `id\u0000${id.toLowerCase()}`;
 
   return {
-    list,
-    get,
-    listAnswer: (query) => cache.answer(listKey(query), () => timed((toDto) => listWith(query, toDto))),
-    getAnswer: (id) => cache.answer(productKey(id), () => timed((toDto) => getWith(id, toDto))),
+    list: (query) => valueOf({ kind: 'list', query }),
+    get: (id) => valueOf({ kind: 'product', id }),
+    facets: (query) => valueOf({ kind: 'facets', query }),
+    suggest: (q) => valueOf({ kind: 'suggest', q }),
+    listAnswer: (query) => answerOf({ kind: 'list', query }),
+    getAnswer: (id) => answerOf({ kind: 'product', id }),
+    facetsAnswer: (query) => answerOf({ kind: 'facets', query }),
+    suggestAnswer: (q) => answerOf({ kind: 'suggest', q }),
     stockedAnswer(url) {
       const asked = catalogueUrl(url);
       if (asked === undefined) return undefined;
-      if (asked.kind === 'product') {
-        return cache.stocked(productKey(asked.id), () => timed((toDto) => getWith(asked.id, toDto)));
-      }
-      return cache.stocked(listKey(asked.query), () => timed((toDto) => listWith(asked.query, toDto)));
+      return cache.stocked(answerKey(asked), loadOf(asked));
     },
     invalidate(change) {
       sales.clear();
@@ -244,6 +189,6 @@ export function createProductsService({
     stockSeq: cache.stockSeq,
     version: cache.version,
 
-    ...createProductWrites({ db, storage, invalidate, get }),
+    ...createProductWrites({ db, storage, invalidate, get: (id) => valueOf({ kind: 'product', id }) }),
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import {
   type CreateProductBody,
   type Product,
@@ -8,7 +8,7 @@ import {
   toCents,
   variantsProblem,
 } from '@pixel-vault/shared';
-import type { Database } from '../../db/client.js';
+import type { Database, Transaction } from '../../db/client.js';
 import {
   defaultSku,
   isDefaultVariant,
@@ -72,6 +72,7 @@ export function createProductWrites({ db, storage, invalidate, get }: ProductWri
               name: fields.productName,
               description: fields.productDescription,
               category: fields.productCategory,
+              platform: fields.platform ?? null,
               options: (fields.options ?? []) as ProductOption[],
               // productRating and reviewCount, if sent (spec section 5), are ignored: a new product has
               // no reviews, so it starts at 0 / 0 (issue 14, docs/reviews.md).
@@ -131,6 +132,7 @@ export function createProductWrites({ db, storage, invalidate, get }: ProductWri
       if (fields.productName !== undefined) set.name = fields.productName;
       if (fields.productCategory !== undefined) set.category = fields.productCategory;
       if (fields.productDescription !== undefined) set.description = fields.productDescription;
+      if (fields.platform !== undefined) set.platform = fields.platform;
       // The spec's price and stock are the default variant's (issue 31), unless the variants are sent.
       const variantSet: Partial<typeof productVariants.$inferInsert> = {};
       if (!fields.variants) {
@@ -140,6 +142,7 @@ export function createProductWrites({ db, storage, invalidate, get }: ProductWri
       try {
         await db.transaction(async (tx) => {
           const now = new Date();
+          await lockVariantsFirst(tx, id);
           const [before] = await tx
             .select()
             .from(products)
@@ -214,4 +217,19 @@ export function createProductWrites({ db, storage, invalidate, get }: ProductWri
       }
     },
   };
+}
+
+/**
+ * Locks the product's variants before its row. A transaction that writes variants (an order's
+ * reservation, a restock) locks the product's row last, at its commit, where the trigger keeping the
+ * product's search facts runs (issue 33, migration 0022): a write that locked the product first and
+ * its variants after could wait for such an order while it waits for the product, a deadlock.
+ */
+export async function lockVariantsFirst(tx: Transaction, productId: string): Promise<void> {
+  await tx
+    .select({ id: productVariants.id })
+    .from(productVariants)
+    .where(eq(productVariants.productId, productId))
+    .orderBy(asc(productVariants.id))
+    .for('update');
 }

@@ -32,6 +32,8 @@ export interface SaleBook {
   termsFor(product: { id: string; category: string }, at: number): SaleTerms | undefined;
   /** The next moment after `at` when a sale starts or ends (what the catalogue shows then changes). */
   nextChangeAfter(at: number): number;
+  /** The sales running at `at` (issue 33: search compares and orders by the prices shown). */
+  runningAt(at: number): readonly Sale[];
 }
 
 export function saleBookOf(sales: readonly Sale[]): SaleBook {
@@ -55,6 +57,7 @@ export function saleBookOf(sales: readonly Sale[]): SaleBook {
       }
       return best ? { percent: best.percent, endsAt: new Date(best.endsAt) } : undefined;
     },
+    runningAt: (at) => sales.filter((sale) => sale.startsAt <= at && at < sale.endsAt),
     nextChangeAfter(at) {
       let next = Number.POSITIVE_INFINITY;
       for (const sale of sales) {

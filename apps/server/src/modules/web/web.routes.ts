@@ -97,8 +97,9 @@ export async function webRoutes(
   const shell = (reply: FastifyReply) => reply.code(200).sendFile('index.html', webDistDir);
 
   /**
-   * The catalogue (home, categories, products) rendered on the server with its data (issue 10): what a
-   * search engine, a link preview and a phone's first paint see without running the app's JavaScript.
+   * The catalogue (home, categories, products; issue 33's search results) rendered on the server with its
+   * data (issue 10): what a search engine, a link preview and a phone's first paint see without running
+   * the app's JavaScript.
    */
   async function page(request: FastifyRequest, reply: FastifyReply) {
     const web = await currentWebApp();
@@ -125,6 +126,8 @@ export async function webRoutes(
   // Compressed once per kept page (sendCachedAnswer), not per request.
   app.get('/', { config: { access: 'public' }, compress: false }, page);
   app.get('/shop/*', { config: { access: 'public' }, compress: false }, page);
+  // Issue 33: the shop-wide search's results, rendered like a category page.
+  app.get('/search', { config: { access: 'public' }, compress: false }, page);
 
   /**
    * A password reset link (issue 11) is drawn in the browser like any other page, but its path is the

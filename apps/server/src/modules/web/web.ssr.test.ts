@@ -40,6 +40,7 @@ describe('pages rendered on the server (issue 10)', () => {
       name: 'Zelda II: The Adventure of Link',
       description: 'The side-scrolling sequel, cartridge only, tested. '.repeat(6),
       category: 'retro-games',
+      platform: 'NES',
       priceCents: 2450,
       stock: 3,
       images: ['/uploads/products/p1/abcd1234-detail.webp', '/uploads/products/zelda-1-00000000.svg'],
@@ -91,6 +92,8 @@ describe('pages rendered on the server (issue 10)', () => {
         availability: 'https://schema.org/InStock',
         url: `http://shop.test${url}`,
       },
+      // Issue 33: the platform, which schema.org's Product has no property of its own for.
+      additionalProperty: [{ '@type': 'PropertyValue', name: 'Platform', value: 'NES' }],
     });
 
     // The page itself, without running any JavaScript: the name, the price, the stock, the buy button.
@@ -98,6 +101,7 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(root).toMatch(/<h1[^>]*>Zelda II: The Adventure of Link<\/h1>/);
     expect(root).toContain('$24.50');
     expect(root).toContain('In stock: <!-- -->3');
+    expect(root).toContain('Platform: <!-- -->NES');
     expect(root).toContain('Add to Cart');
     // The uploaded image comes in the size that fits, first and at once.
     expect(root).toMatch(/<img[^>]+srcSet="[^"]*abcd1234-card\.webp 480w/);
@@ -160,6 +164,9 @@ describe('pages rendered on the server (issue 10)', () => {
     expect(res.statusCode).toBe(200);
     const [product] = jsonLd(res.body);
     expect((product!.offers as Record<string, unknown>).availability).toBe('https://schema.org/OutOfStock');
+    // Without a platform (issue 33), no additional property and no platform line.
+    expect(product).not.toHaveProperty('additionalProperty');
+    expect(rootMarkup(res.body)).not.toContain('Platform:');
     expect(res.body).toContain(`/shop/consoles/product/${soldOut.id}" />`);
     expect(rootMarkup(res.body)).toContain('Unavailable');
 
@@ -338,6 +345,50 @@ describe('pages rendered on the server (issue 10)', () => {
     const search = await ctx.app.inject({ method: 'GET', url: '/shop/retro-games?q=zelda' });
     expect(search.body).toContain('<meta name="robots" content="noindex" />');
     expect(rootMarkup(search.body)).toContain('Zelda II');
+  });
+
+  it('renders a filtered or sorted category page with its data, kept out of search results (issue 33)', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/shop/retro-games?inStock=true&sort=price_asc',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<meta name="robots" content="noindex" />');
+    // Its one address is the plain category page.
+    expect(res.body).toContain('<link rel="canonical" href="http://localhost/shop/retro-games" />');
+    const root = rootMarkup(res.body);
+    expect(root).toContain('Zelda II: The Adventure of Link');
+    // The filters come with their counts and the chosen ones, before any script runs.
+    expect(root).toMatch(/<input[^>]*type="checkbox"[^>]*checked=""/);
+    expect(root).toContain('Remove filter In stock only');
+    expect(root).toMatch(/<option value="price_asc" selected="">/);
+    // The browser finds the list and its facets in the page's data: no call of its own.
+    const state = /id="pv-state">([\s\S]*?)<\/script>/.exec(res.body)?.[1] ?? '';
+    expect(state).toContain('getProductFacets(');
+
+    // A later page of the plain list is a page of its own.
+    const second = await ctx.app.inject({ method: 'GET', url: '/shop/retro-games?page=2' });
+    expect(second.body).not.toContain('<meta name="robots" content="noindex" />');
+    expect(second.body).toContain('<link rel="canonical" href="http://localhost/shop/retro-games?page=2" />');
+  });
+
+  it('renders the search page with its results across the shop, kept out of search results (issue 33)', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/search?q=zelda' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain('<title>Results for “zelda” — Pixel Vault</title>');
+    expect(res.body).toContain('<meta name="robots" content="noindex" />');
+    expect(res.body).toContain('<link rel="canonical" href="http://localhost/search" />');
+    const root = rootMarkup(res.body);
+    expect(root).toMatch(/<h1[^>]*>Results for “zelda”<\/h1>/);
+    expect(root).toContain('Zelda II: The Adventure of Link');
+    expect(root).not.toContain('Virtual Boy');
+
+    // No search yet: the page asks for one.
+    const empty = await ctx.app.inject({ method: 'GET', url: '/search' });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toContain('<meta name="robots" content="noindex" />');
+    expect(rootMarkup(empty.body)).toContain('What are you looking for?');
   });
 
   it('answers the home page with the favourites in the HTML, and sends an unknown category home', async () => {

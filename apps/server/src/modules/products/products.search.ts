@@ -1,0 +1,283 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { ProductFacetsQuery, ProductListQuery, ProductSort } from '@pixel-vault/shared';
+import { products } from '../../db/schema/index.js';
+import type { Sale } from '../promotions/promotions.sales.js';
+import { escapeLike } from './products.repo.js';
+
+/**
+ * Issue 33: the SQL of a filtered, searched, sorted product list and of its facets, in one place, for
+ * both engines (pg_trgm and unaccent ship with PostgreSQL and with PGlite; decision 010).
+ *
+ * - `q` is folded as the columns are (pv_fold: lower case, accents off) and matches the name and
+ *   platform (`search_text`) holding every word, or a word of them within the word similarity set
+ *   per connection (a typo, db/client.ts), or the description holding every word. Each arm is
+ *   answered by a trigram index.
+ * - `condition` and `inStock` are the variants': a product matches through a live variant of that
+ *   Condition option value, in stock when both are asked. They, its price and whether it is sold out
+ *   are read from the product's search facts (kept by a trigger, migration 0022), not its variants.
+ * - A product's price is its cheapest matching variant's, as shown: under the sale running on it.
+ */
+
+/** The filters (and the search text) as the queries read them; the list's sort beside. */
+export type Filters = ProductFacetsQuery & {
+  /**
+   * The text matched as a phrase (by the word similarity of the whole of it) rather than word by word:
+   * the second try when words found nothing ("neon drfit": "drfit" is too far from "drift" alone, the
+   * phrase is close to "Neon Drift 64"). See `phraseRetry`.
+   */
+  phrase?: boolean;
+};
+
+/** A search that found nothing word by word is tried again as a phrase, when a typo may be in it. */
+export function phraseRetry<T extends Filters>(filters: T): T | undefined {
+  return filters.q && !filters.phrase && typoTolerant(filters.q) ? { ...filters, phrase: true } : undefined;
+}
+
+/** Search words used for the name and the description: more add nothing but work. */
+const MAX_WORDS = 8;
+
+/** The search text's words, as LIKE patterns (escaped), folded by the database as the columns are. */
+function wordsOf(q: string): string[] {
+  return q.split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
+}
+
+const searchText = sql`${products.searchText}`;
+const foldedName = sql`pv_fold(${products.name})`;
+
+/** Every word within `column`, folded: `column like '%w1%' and column like '%w2%'`. */
+function holdsEvery(column: SQL, words: readonly string[]): SQL {
+  return sql.join(
+    words.map((w) => sql`${column} like '%' || pv_fold(${escapeLike(w)}) || '%'`),
+    sql` and `,
+  );
+}
+
+/**
+ * Whether a typo of `word` is looked for: only for four letters or digits or more. Shorter words have
+ * too few trigrams to tell a typo from another word ("100" is "1000"'s, "e_c" anything's).
+ */
+const typoTolerant = (word: string) => /[\p{L}\p{N}]{4}/u.test(word);
+
+/** `word` in the name or platform: as it is, or (long enough) a typo of one of their words. */
+function wordIn(word: string): SQL {
+  const exact = sql`${searchText} like '%' || pv_fold(${escapeLike(word)}) || '%'`;
+  return typoTolerant(word) ? sql`(${exact} or pv_fold(${word}) <% ${searchText})` : exact;
+}
+
+/**
+ * What `q` matches: every word in the name and platform, each as it is or a typo of one of theirs
+ * ("super maro 64"); or every word in the description. Each word is a trigram index condition, so
+ * the database reads the products holding them all, not every product whose text is like the phrase.
+ */
+function matches(q: string, phrase = false): SQL {
+  const words = wordsOf(q);
+  const named = phrase ? sql`pv_fold(${q}) <% ${searchText}` : sql.join(words.map(wordIn), sql` and `);
+  return sql`((${named}) or (${holdsEvery(sql`${products.searchDescription}`, words)}))`;
+}
+
+/**
+ * How well `q` matches, best first: 0 the exact name, 1 a name starting with it, 2 name and platform
+ * holding every word as it is, 3 through a typo, 4 only the description; within a rank, the closer
+ * to the phrase first (words together, in its order).
+ */
+function relevance(q: string, phrase = false): { rank: SQL; similarity: SQL } {
+  const words = wordsOf(q);
+  const typo = phrase
+    ? sql`pv_fold(${q}) <% ${searchText}`
+    : sql`(${sql.join(words.map(wordIn), sql` and `)})`;
+  return {
+    rank: sql`case
+      when ${foldedName} = pv_fold(${q}) then 0
+      when ${foldedName} like pv_fold(${escapeLike(q)}) || '%' then 1
+      when ${holdsEvery(searchText, words)} then 2
+      when ${typo} then 3
+      else 4 end`,
+    similarity: sql`word_similarity(pv_fold(${q}), ${searchText})`,
+  };
+}
+
+/** The product's id, qualified: Drizzle leaves a single-table select's columns bare (products.repo.ts). */
+export const productId = sql`${products}.${sql.identifier(products.id.name)}`;
+
+/**
+ * The cheapest price of the product's live variants that a list with these filters sells (of the
+ * condition, in stock when asked; null when none), read from its search facts (schema/products.ts):
+ * no probe of its variants per product. Without a condition, from the facts' own columns.
+ */
+function cheapestOf(filters: Filters): SQL {
+  if (filters.condition === undefined) {
+    return filters.inStock ? sql`${products.cheapestInStockCents}` : sql`${products.cheapestCents}`;
+  }
+  // The key and index typed: an untyped parameter after ->> would be taken as an object's key.
+  return sql`(${products.searchFacts} -> ${filters.condition}::text ->> ${filters.inStock ? 1 : 0}::int)::int`;
+}
+
+/** True when a live variant of the product is in stock (its search facts). */
+const stocked = sql`${products.cheapestInStockCents} is not null`;
+
+/** The percent off the product's prices now: the largest running sale covering it (0 without). */
+function percentOff(running: readonly Sale[]): SQL | undefined {
+  if (running.length === 0) return undefined;
+  const cases = running.map((sale) => {
+    if (sale.categories.length === 0 && sale.products.length === 0) return sql`${sale.percent}::int`;
+    const covers: SQL[] = [];
+    if (sale.categories.length > 0) {
+      covers.push(
+        sql`${products.category} in (${sql.join(
+          sale.categories.map((c) => sql`${c}`),
+          sql`, `,
+        )})`,
+      );
+    }
+    if (sale.products.length > 0) {
+      covers.push(
+        sql`${productId} in (${sql.join(
+          sale.products.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+      );
+    }
+    return sql`case when ${sql.join(covers, sql` or `)} then ${sale.percent}::int else 0 end`;
+  });
+  return sql`greatest(${sql.join(cases, sql`, `)})`;
+}
+
+/** `cents` as shown under `percent` off: salePriceCents (shared pricing) in SQL. */
+function underSale(cents: SQL, percent: SQL | undefined): SQL {
+  if (!percent) return cents;
+  return sql`(${cents} - round(${cents} * ${percent} / 100.0))::int`;
+}
+
+/** The cheapest price shown of the variants the filters keep: a sale's percent is the product's. */
+function shownPrice(filters: Filters, running: readonly Sale[]): SQL {
+  return underSale(cheapestOf(filters), percentOff(running));
+}
+
+/** Dollars to cents, as the bounds are compared with prices shown in cents. */
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+/** The price bounds on `price`. */
+function within(filters: Filters, price: SQL): SQL[] {
+  const parts: SQL[] = [];
+  if (filters.minPrice !== undefined) parts.push(sql`${price} >= ${cents(filters.minPrice)}`);
+  if (filters.maxPrice !== undefined) parts.push(sql`${price} <= ${cents(filters.maxPrice)}`);
+  return parts;
+}
+
+/** What a product itself must be: live, of the category and platform, matching `q`. */
+function productWhere(filters: Filters): SQL[] {
+  const parts: SQL[] = [sql`${products.deletedAt} is null`];
+  if (filters.category !== undefined) parts.push(sql`${products.category} = ${filters.category}`);
+  if (filters.platform !== undefined) {
+    parts.push(sql`lower(${products.platform}) = lower(${filters.platform})`);
+  }
+  if (filters.q) parts.push(matches(filters.q, filters.phrase));
+  return parts;
+}
+
+/**
+ * The conditions of these filters: live, of the category and platform, matching `q`, with a variant
+ * of the condition (in stock when asked), its price within the bounds.
+ */
+export function whereOf(filters: Filters, running: readonly Sale[]): SQL {
+  const parts = productWhere(filters);
+  if (filters.condition !== undefined || filters.inStock) parts.push(sql`${cheapestOf(filters)} is not null`);
+  parts.push(...within(filters, shownPrice(filters, running)));
+  return sql.join(parts, sql` and `);
+}
+
+/** The sort a list gets: relevance when a search text is given, the spec's name order otherwise. */
+export function sortOf(query: Pick<ProductListQuery, 'q' | 'sort'>): ProductSort {
+  const sort = query.sort ?? (query.q ? 'relevance' : 'name');
+  return sort === 'relevance' && !query.q ? 'name' : sort;
+}
+
+/**
+ * The list's order: sold-out products after the others (issue 30) in every sort but relevance, where
+ * how well a product matches comes first; ties end on the id, so pages never repeat or skip.
+ */
+export function orderOf(query: ProductListQuery & Filters, running: readonly Sale[]): SQL {
+  const id = productId;
+  const soldOut = sql`not ${stocked}`;
+  switch (sortOf(query)) {
+    case 'relevance': {
+      const { rank, similarity } = relevance(query.q!, query.phrase);
+      return sql`${rank}, ${soldOut}, ${similarity} desc, ${products.name}, ${id}`;
+    }
+    case 'price_asc':
+      return sql`${soldOut}, ${shownPrice(query, running)} asc, ${id}`;
+    case 'price_desc':
+      return sql`${soldOut}, ${shownPrice(query, running)} desc, ${id}`;
+    case 'newest':
+      return sql`${soldOut}, ${products.createdAt} desc, ${id}`;
+    case 'rating':
+      return sql`${soldOut}, ${products.ratingTenths} desc, ${products.reviewCount} desc, ${id}`;
+    case 'name':
+      return sql`${soldOut}, ${products.name}, ${id}`;
+  }
+}
+
+/** Whether a list asks anything of issue 33 (a spec client's never does: it keeps its queries). */
+export function usesSearch(query: ProductListQuery): boolean {
+  return (
+    query.q !== undefined ||
+    query.platform !== undefined ||
+    query.condition !== undefined ||
+    query.inStock !== undefined ||
+    query.minPrice !== undefined ||
+    query.maxPrice !== undefined ||
+    query.sort !== undefined
+  );
+}
+
+/**
+ * GET /api/products/facets in one statement: each facet counts with its own filter left out and the
+ * others kept (a shopper choosing that value would see that many), so one round trip answers it.
+ */
+export function facetsSql(asked: Filters, running: readonly Sale[]): SQL {
+  // The products the search text matches are found once, into a CTE named as the table (so every
+  // facet's conditions read it as they would the table): only what the facets read, from the rows
+  // every facet keeps. Searching the text again per facet made six trigram scans and rechecks.
+  // Without a text, the table is read as it is (a copy of every product would spill to disk).
+  const { q, phrase, ...filters } = asked;
+  const matched = q
+    ? sql`with ${products} as materialized (
+      select ${productId}, ${products.category}, ${products.platform}, ${products.searchFacts},
+        ${products.cheapestCents}, ${products.cheapestInStockCents}, ${products.deletedAt}
+      from ${products} where ${sql.join(productWhere({ q, phrase }), sql` and `)})`
+    : sql``;
+  const { category: _c, ...noCategory } = filters;
+  const { platform: _p, ...noPlatform } = filters;
+  const { condition: _k, minPrice: _a, maxPrice: _b, ...noConditionOrPrice } = filters;
+  const { minPrice: _min, maxPrice: _max, ...noPrice } = filters;
+  // A value, and what its rows are grouped by: a platform however its case is written is one, as its
+  // filter finds it (shown as one of its spellings).
+  const counted = (value: SQL, group: SQL, f: Filters, extra: SQL = sql`true`) => sql`coalesce((
+      select json_agg(json_build_object('value', f.value, 'count', f.n) order by f.value)
+      from (select min(${value}) as value, count(*)::int as n from ${products}
+            where ${whereOf(f, running)} and ${extra} group by ${group}) f), '[]'::json)`;
+  // Per condition (each key of the search facts but ""): the products with a live variant of it (in
+  // stock when asked), priced by those variants, within the bounds: the list with that condition chosen.
+  const conditionPrice = underSale(
+    sql`(c.value ->> ${filters.inStock ? 1 : 0}::int)::int`,
+    percentOff(running),
+  );
+  const conditionWhere = [...productWhere(noConditionOrPrice), ...within(filters, conditionPrice)];
+  const conditions = sql`coalesce((
+      select json_agg(json_build_object('value', f.value, 'count', f.n) order by f.value)
+      from (select c.key as value, count(*)::int as n
+            from ${products} cross join lateral jsonb_each(${products.searchFacts}) c
+            where c.key <> '' and ${conditionPrice} is not null and ${sql.join(conditionWhere, sql` and `)}
+            group by 1) f), '[]'::json)`;
+  const price = shownPrice(noPrice, running);
+  const inStock = { ...filters, inStock: true };
+  return sql`${matched} select
+      (select count(*)::int from ${products} where ${whereOf(filters, running)}) as "total",
+      ${counted(sql`${products.category}`, sql`${products.category}`, noCategory)} as "categories",
+      ${counted(sql`${products.platform}`, sql`lower(${products.platform})`, noPlatform, sql`${products.platform} is not null`)} as "platforms",
+      ${conditions} as "conditions",
+      (select json_build_object('min', min(${price}), 'max', max(${price}))
+         from ${products} where ${whereOf(noPrice, running)} and ${price} is not null
+         having count(*) > 0) as "price",
+      (select count(*)::int from ${products} where ${whereOf(inStock, running)}) as "inStock"`;
+}

@@ -1,0 +1,37 @@
+// What the benchmarks of large catalogues share (bench/large-catalogue.ts, bench/search.ts): the
+// generated products (`npm run db:seed -- --products N`) in a fresh database, and a seeded sequence.
+import { migrate, openDatabase } from '../apps/server/src/db/client.js';
+import { seedGenerated } from '../apps/server/src/db/seed/generated.js';
+import { createStorage } from '../apps/server/src/lib/storage.js';
+import { loadConfig } from '../apps/server/src/config.js';
+
+/** Deterministic, so every run asks the same sequence. */
+export function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** Migrates the database of `env` and fills it with `total` generated products. */
+export async function seedProducts(
+  env: { DATABASE_URL?: string; DATA_DIR: string },
+  total: number,
+): Promise<void> {
+  const config = loadConfig({
+    ...process.env,
+    ...env,
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0',
+  });
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(handle.db);
+    const storage = await createStorage(config);
+    const started = performance.now();
+    await seedGenerated({ db: handle.db, storage, log: { info() {}, warn: console.warn }, total });
+    console.log(`Seeded ${total} products in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    await handle.close();
+  }
+}
