@@ -28,6 +28,12 @@ test('an admin adds a product with an image, finds it in the shop, edits it and 
   await page.getByLabel('Name', { exact: true }).fill(name);
   await page.getByLabel(/category/i).selectOption('consoles');
   await page.getByLabel(/description/i).fill('A test cabinet added by the browser journey.');
+  // Issue 33: the platform, the ones the shop already uses offered as it is typed.
+  const platform = page.getByLabel('Platform', { exact: true });
+  await platform.focus();
+  const offered = page.locator(`datalist[id="${await platform.getAttribute('list')}"]`);
+  await expect(offered.locator('option[value="Nintendo 64"]')).toHaveCount(1);
+  await platform.fill('Neo Geo');
   await page.getByLabel(/price/i).fill('123.45');
   await page.getByLabel(/stock/i).fill('7');
   // Issue 14: no rating or review count to type; they come from verified buyers' reviews.
@@ -49,10 +55,16 @@ test('an admin adds a product with an image, finds it in the shop, edits it and 
   expect(found).toHaveLength(1);
   const product = found[0];
   expect(product.productPrice).toBe(123.45);
+  expect(product.platform).toBe('Neo Geo');
   const image = await request.get(product.productImage[0]);
   expect(image.ok()).toBeTruthy();
   await page.goto(`/shop/consoles?q=${encodeURIComponent(name)}`);
   await expect(page.locator(`a[href$="/product/${product._id}"]`)).toBeVisible();
+  // Issue 33: its card and its page say the platform.
+  await expect(page.locator(`a[href$="/product/${product._id}"]`)).toContainText('Neo Geo');
+  const productPage = `/shop/consoles/product/${product._id}`;
+  await page.goto(productPage);
+  await expect(page.getByText('Platform: Neo Geo')).toBeVisible();
 
   // Update Product: the edit modal saves and closes.
   await page.goto('/admin/dashboard');
@@ -63,13 +75,22 @@ test('an admin adds a product with an image, finds it in the shop, edits it and 
   await page.getByRole('button', { name: `Edit ${name}`, exact: true }).click();
   const modal = page.getByRole('dialog');
   await modal.getByLabel(/price/i).fill('99.99');
+  await expect(modal.getByLabel('Platform', { exact: true })).toHaveValue('Neo Geo');
+  await modal.getByLabel('Platform', { exact: true }).fill('Sega Saturn');
   await modal.getByRole('button', { name: 'Save Changes' }).click();
   await expect(modal).toBeHidden();
   await expect
-    .poll(async () => (await (await request.get(`/api/products/${product._id}`)).json()).productPrice, {
-      timeout: 5_000,
-    })
-    .toBe(99.99);
+    .poll(
+      async () => {
+        const saved = await (await request.get(`/api/products/${product._id}`)).json();
+        return [saved.productPrice, saved.platform];
+      },
+      { timeout: 5_000 },
+    )
+    .toEqual([99.99, 'Sega Saturn']);
+  await page.goto(productPage);
+  await expect(page.getByText('Platform: Sega Saturn')).toBeVisible();
+  await page.goto('/admin/dashboard');
 
   // Remove Product: confirmed deletion takes it out of the shop.
   await section(page, 'Remove Product').click();
@@ -141,7 +162,7 @@ test('an admin creates a gift card, promotes and demotes a user; customers canno
 
   // Manage Users: promote, and the customer's token gains admin access at once; then demote.
   await section(page, 'Manage Users').click();
-  await page.getByPlaceholder(/search/i).fill('Pat Promoted');
+  await page.getByPlaceholder('Search users by name').fill('Pat Promoted');
   const card = page.locator('li, article').filter({ hasText: email }).first();
   await expect(card).toContainText('Admin: No');
   await card.getByRole('button', { name: 'Edit' }).click();
@@ -214,7 +235,7 @@ test('an admin marks a paid order delivered and the customer sees Delivered', as
 
   await loginAsAdmin(page);
   await section(page, 'Manage Orders').click();
-  await page.getByPlaceholder(/order id|search/i).fill(order._id);
+  await page.getByPlaceholder('Search by order number or id').fill(order._id);
   const card = page.locator('li, article').filter({ hasText: order._id }).first();
   await expect(card).toContainText('Paid');
   await expect(card).toContainText('Not Delivered');

@@ -17,9 +17,18 @@ import {
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { AppRoutes, preloadPage } from './app/router';
 import { scriptJson, type ServerState } from './app/ssrState';
-import { makeStore } from './app/store';
+import { makeStore, type AppStore } from './app/store';
 import { catalogApi } from './features/catalog/api';
-import { categoryQuery, pageParam } from './features/catalog/CategoryPage';
+import { facetsApi } from './features/catalog/facetsApi';
+import {
+  filtersOf,
+  isRefined,
+  listQuery,
+  readListing,
+  scopeFilters,
+  type Listing,
+} from './features/catalog/listing';
+import { searchTitle } from './features/catalog/SearchPage';
 import { ServerFavourites, loadFavourites } from './features/catalog/favourites';
 import { SITE_NAME, SITE_TITLE } from './ui/useDocumentTitle';
 import { headTags, summary, type PageHead } from './ssr/head';
@@ -38,24 +47,19 @@ const CATEGORY_DESCRIPTIONS: Record<string, string> = {
 
 type Route =
   | { page: 'home' }
-  | { page: 'category'; category: string; q: string; listPage: number }
+  | { page: 'category'; category: string }
+  | { page: 'search' }
   | { page: 'product'; category: string; id: string };
 
 /** The catalogue routes of router.tsx that are rendered on the server; every other page is not. */
-function matchCatalogue(pathname: string, search: URLSearchParams): Route | undefined {
+function matchCatalogue(pathname: string): Route | undefined {
   if (pathname === '/' || matchPath('/shop/home', pathname)) return { page: 'home' };
   const product = matchPath('/shop/:category/product/:id', pathname);
   if (product)
     return { page: 'product', category: product.params.category ?? '', id: product.params.id ?? '' };
   const category = matchPath('/shop/:category', pathname);
-  if (category) {
-    return {
-      page: 'category',
-      category: category.params.category ?? '',
-      q: search.get('q') ?? '',
-      listPage: pageParam(search.get('page')),
-    };
-  }
+  if (category) return { page: 'category', category: category.params.category ?? '' };
+  if (matchPath('/search', pathname)) return { page: 'search' };
   return undefined;
 }
 
@@ -81,6 +85,10 @@ function productHead(product: Product, origin: string): PageHead {
       image: images,
       sku: product._id,
       category: categoryLabel(product.productCategory),
+      // Issue 33: schema.org's Product has no property for a platform; a PropertyValue names it.
+      ...(product.platform
+        ? { additionalProperty: [{ '@type': 'PropertyValue', name: 'Platform', value: product.platform }] }
+        : {}),
       // One Offer per variant, with its SKU and condition (issue 31); one object when sold in one form.
       offers: productOffers(product, url),
       // Issue 14: the rating from verified buyers' reviews, and the newest of them (customers' text: the
@@ -108,6 +116,19 @@ function productHead(product: Product, origin: string): PageHead {
   };
 }
 
+/**
+ * A list page's calls (issue 33), as ProductListing makes them: the list, its facets and its scope's
+ * (the same call when nothing is chosen). Answers the list's error, if any.
+ */
+async function loadListing(store: AppStore, listing: Listing, categoryPage: boolean): Promise<unknown> {
+  const [list] = await Promise.all([
+    store.dispatch(catalogApi.endpoints.getProducts.initiate(listQuery(listing))),
+    store.dispatch(facetsApi.endpoints.getProductFacets.initiate(filtersOf(listing))),
+    store.dispatch(facetsApi.endpoints.getProductFacets.initiate(scopeFilters(listing, categoryPage))),
+  ]);
+  return list.error;
+}
+
 /** The API's answer status of a failed call (404 for an unknown product, say). */
 function errorStatus(error: unknown): number {
   const status = (error as FetchBaseQueryError | undefined)?.status;
@@ -121,7 +142,7 @@ function errorStatus(error: unknown): number {
  */
 export const render: RenderPage = async (request: RenderRequest): Promise<RenderResult | undefined> => {
   const url = new URL(request.url, 'http://pixel-vault.invalid');
-  const route = matchCatalogue(url.pathname, url.searchParams);
+  const route = matchCatalogue(url.pathname);
   if (!route) return undefined;
   // Spec section 2: an unknown category goes to the home page.
   if (route.page === 'category' && !isCategory(route.category)) {
@@ -148,19 +169,36 @@ export const render: RenderPage = async (request: RenderRequest): Promise<Render
       type: 'website',
     };
   } else if (route.page === 'category' && isCategory(route.category)) {
-    const { category, q, listPage } = route;
-    const { error } = await store.dispatch(
-      catalogApi.endpoints.getProducts.initiate(categoryQuery(category, q, listPage)),
-    );
+    const { category } = route;
+    const listing = readListing(url.searchParams, category);
+    const error = await loadListing(store, listing, true);
     if (error) status = errorStatus(error);
     const heading = categoryTitle(category);
+    // Issue 33: a searched, filtered or sorted list is not a page of its own; its page is the category's.
+    const refined = isRefined(listing, { categoryPage: true });
     head = {
       title: `${heading} — ${SITE_NAME}`,
       description: `${CATEGORY_DESCRIPTIONS[category] ?? heading}, at ${SITE_NAME}. Hand-picked, tested and shipped across the USA.`,
-      canonical: absolute(origin, `/shop/${category}${listPage > 1 ? `?page=${listPage}` : ''}`),
+      canonical: absolute(
+        origin,
+        `/shop/${category}${!refined && listing.page > 1 ? `?page=${listing.page}` : ''}`,
+      ),
       type: 'website',
-      // A search result is not a page of its own.
-      noindex: q !== '',
+      noindex: refined,
+    };
+  } else if (route.page === 'search') {
+    // Issue 33: the shop searched; without a search text, the page asks for one (nothing to load).
+    const listing = readListing(url.searchParams);
+    if (listing.q) {
+      const error = await loadListing(store, listing, false);
+      if (error) status = errorStatus(error);
+    }
+    head = {
+      title: `${searchTitle(listing.q)} — ${SITE_NAME}`,
+      description: `Search ${SITE_NAME} for retro games, board games, puzzles and consoles.`,
+      canonical: absolute(origin, '/search'),
+      type: 'website',
+      noindex: true,
     };
   } else {
     const id = route.page === 'product' ? route.id : '';

@@ -11,6 +11,8 @@ import { Layout } from './layout/Layout';
 // rendered by the server and are hydrated once their code (and the data layer) has arrived.
 const CategoryRoute = lazyPage(() => import('../features/catalog/CategoryPage').then((m) => m.CategoryRoute));
 const ProductPage = lazyPage(() => import('./pages/ProductPage').then((m) => m.ProductPage));
+// Issue 33: the shop-wide search, rendered by the server too.
+const SearchPage = lazyPage(() => import('../features/catalog/SearchPage').then((m) => m.SearchPage));
 
 /**
  * A page whose code loads on demand, and which can be loaded ahead: once loaded it renders at once, with
@@ -56,6 +58,7 @@ const AboutPage = lazyPage(() => import('../features/about/AboutPage').then((m) 
 /** The pages that load on demand, by the first part of their path (the catalogue's and the admin's apart). */
 const BY_FIRST_PART: Record<string, { preload(): Promise<unknown> } | undefined> = {
   product: ProductPage,
+  search: SearchPage,
   cart: CartPage,
   'place-order': PlaceOrderPage,
   'order-confirmation': OrderConfirmationPage,
@@ -137,6 +140,7 @@ export function AppRoutes() {
         <Route path="shop/:category/product/:id" element={<ProductPage />} />
         {/* Issue 14: a product by its id alone ("Review this product" in an order); it moves to its address. */}
         <Route path="product/:id" element={<ProductPage />} />
+        <Route path="search" element={<SearchPage />} />
         <Route path="cart" element={<CartPage />} />
         <Route
           path="place-order"

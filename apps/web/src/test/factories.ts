@@ -13,6 +13,7 @@ export function makeProduct(overrides: Partial<Product> = {}): Product {
     productDescription: 'A fine game.',
     productPrice: 19.99,
     productCategory: 'retro-games',
+    platform: null,
     productImage: [`/uploads/${id}-1.webp`],
     stockQuantity: 5,
     productRating: 4.3,

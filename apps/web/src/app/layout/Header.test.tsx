@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
@@ -185,6 +185,42 @@ describe('Header', () => {
     expect(initialOf('ada')).toBe('A');
     expect(initialOf('Élodie')).toBe('É');
     expect(initialOf('\u{1F47E}bot')).toBe('\u{1F47E}');
+  });
+
+  it("holds the shop's search: a combobox in a GET form to /search, behind an icon on phones (issue 33)", async () => {
+    const user = userEvent.setup();
+    stubFetch(() => jsonResponse([]));
+    renderHeader();
+    const form = screen.getByRole('search', { name: 'Shop' });
+    expect(form).toHaveAttribute('action', '/search');
+    expect(form).toHaveAttribute('method', 'get');
+    const input = within(form).getByRole('combobox', { name: 'Search the shop' });
+    expect(input).toHaveAttribute('name', 'q');
+    // On a phone the icon opens the box; the search it sends is another page, which closes it.
+    const toggle = screen.getByRole('button', { name: 'Search the shop' });
+    await user.click(toggle);
+    expect(input).toHaveFocus();
+    await user.type(input, 'zelda{Enter}');
+    expect(screen.getByTestId('location')).toHaveTextContent('/search?q=zelda');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it("leaves the phone menu open when an Escape is the search box's (issue 33)", async () => {
+    const user = userEvent.setup();
+    stubFetch(() => jsonResponse([]));
+    renderHeader();
+    const menu = screen.getByRole('button', { name: 'Browse categories' });
+    await user.click(menu);
+    await user.click(screen.getByRole('button', { name: 'Search the shop' }));
+    await user.keyboard('zelda{Escape}');
+    expect(screen.getByRole('combobox', { name: 'Search the shop' })).toHaveValue('');
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    // With nothing left for the box, Escape closes it; the menu's own Escape still works from its button.
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Search the shop' })).toHaveFocus();
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{Escape}');
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
   });
 
   it('shows no badge for an empty cart', () => {

@@ -9,6 +9,7 @@ import { useDismiss } from './useDismiss';
 import { useHideOnScroll } from './useHideOnScroll';
 import { loadCartPanel } from './lazyCartPanel';
 import { useSessionEndRedirect } from '../../features/account/useSessionEndRedirect';
+import { SearchBox } from '../../features/search/SearchBox';
 
 /** Spec section 2: each header label goes to /shop/{label lowercased, spaces to hyphens}. */
 const NAV_LINKS = NAV_CATEGORIES.map((label) => ({ label, to: `/shop/${navSlug(label)}` }));
@@ -48,7 +49,10 @@ export function firstNameOf(name: string): string {
   return name.trim().split(/\s+/)[0] || name;
 }
 
-/** Site header (spec section 2): brand, categories, account menu or Login, cart button with badge. */
+/**
+ * Site header (spec section 2): brand, categories, the shop's search (issue 33), account menu or Login,
+ * cart button with badge.
+ */
 export function Header() {
   // A session the server ended (issue 30) goes to /login, which says why, from any page.
   useSessionEndRedirect();
@@ -90,7 +94,8 @@ export function Header() {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocusInside(false);
       }}
     >
-      <div className="mx-auto flex max-w-6xl items-center gap-2 px-3 py-3 sm:gap-4 sm:px-4">
+      {/* relative: on a phone the search box opens over this row. */}
+      <div className="relative mx-auto flex max-w-6xl items-center gap-2 px-3 py-3 sm:gap-4 sm:px-4 md:gap-2 lg:gap-4">
         <button
           ref={navButtonRef}
           type="button"
@@ -114,7 +119,7 @@ export function Header() {
 
         <Link to="/" className="brand flex shrink-0 items-center gap-2" aria-label="Pixel Vault home">
           <Logo className="h-8 w-8" />
-          <span className="pixel-heading hidden text-sm text-lime-300 min-[400px]:inline sm:text-base">
+          <span className="pixel-heading hidden text-xs text-lime-300 min-[400px]:inline sm:text-base md:text-sm lg:text-base">
             Pixel Vault
           </span>
         </Link>
@@ -132,7 +137,8 @@ export function Header() {
         </nav>
 
         {/* min-w-0: on a phone a long name gives way (to its initial), never the page's width. */}
-        <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-3 md:ml-0">
+        <div className="ml-auto flex min-w-0 items-center sm:gap-3 md:ml-0 md:gap-1 lg:gap-3">
+          <SearchBox />
           {userInfo ? (
             // Only a logged-in visitor needs the menu's code: it loads when they come back.
             <Suspense

@@ -10,6 +10,7 @@ import {
 import { ImageDropZone, useImageFiles } from '../../ui/ImageDropZone';
 import { useAddProductMutation } from './api';
 import { Field, SelectField, TextAreaField } from './fields';
+import { PlatformField } from './PlatformField';
 import { checkProductForm, NO_PROBLEMS, productFormData, type ProductFormProblems } from './product-form';
 import { sendOrRefusal, type Refusal } from './submit';
 import { emptyDraft, pricingToSend } from './variant-draft';
@@ -27,6 +28,7 @@ const EMPTY: FormValues = {
   productName: '',
   productCategory: CATEGORIES[0],
   productDescription: '',
+  platform: '',
 };
 
 export const SUCCESS_MESSAGE = 'Product added successfully!';
@@ -35,7 +37,8 @@ export const SUCCESS_MESSAGE = 'Product added successfully!';
  * Add Product (spec sections 2 and 5): every field checked with the shared CreateProductBody schema
  * before sending, 1-4 images, sent as multipart with repeated `images`. The spec's form shows nothing
  * on failure; we show the server's message in red, since an admin needs to know why. Options and
- * variants (issue 31) go as JSON text fields, in place of the spec's price and stock.
+ * variants (issue 31) go as JSON text fields, in place of the spec's price and stock; the platform
+ * (issue 33) as the field `platform` when one is given.
  */
 export function AddProductSection() {
   const [values, setValues] = useState<FormValues>(EMPTY);
@@ -67,7 +70,11 @@ export function AddProductSection() {
       return;
     }
     setProblems(NO_PROBLEMS);
-    const body = productFormData(checked.data, images.items);
+    // Issue 33: a platform left empty is none, and not sent at all.
+    const body = productFormData(
+      { ...checked.data, platform: checked.data.platform ?? undefined },
+      images.items,
+    );
     const refused = await sendOrRefusal(() => addProduct(body).unwrap());
     if (refused) {
       // The error lines below show the server's message.
@@ -99,6 +106,7 @@ export function AddProductSection() {
         options={CATEGORIES}
         optionLabel={categoryTitle}
       />
+      <PlatformField value={values.platform} onChange={set('platform')} />
       <TextAreaField
         label="Description"
         value={values.productDescription}

@@ -8,6 +8,7 @@ import { Spinner } from '../../ui/Spinner';
 import { useGetProductToEditQuery, useUpdateProductMutation } from './api';
 import { PRODUCT_PARAM } from './dashboardLinks';
 import { Field, TextAreaField } from './fields';
+import { PlatformField } from './PlatformField';
 import { checkProductForm, NO_PROBLEMS, type ProductFormProblems } from './product-form';
 import { ProductSearchList } from './ProductSearchList';
 import { sendOrRefusal } from './submit';
@@ -18,6 +19,7 @@ function EditProductModal({ product, onClose }: { product: Product; onClose: () 
   const [values, setValues] = useState({
     productName: product.productName,
     productDescription: product.productDescription,
+    platform: product.platform ?? '',
   });
   // Its options and variants with their ids: the whole list goes back, a removed row is not in it.
   const [draft, setDraft] = useState(() => draftFromProduct(product));
@@ -29,16 +31,26 @@ function EditProductModal({ product, onClose }: { product: Product; onClose: () 
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const { productName, productDescription } = values;
+    const { productName, productDescription, platform } = values;
     // The spec's field order, as this form has always sent it.
     const { productPrice, stockQuantity, ...variants } = pricingToSend(draft, hadOptions);
-    const input = { productName, productPrice, stockQuantity, productDescription, ...variants };
+    // Issue 33: the platform only when it changed.
+    const platformChanged = platform.trim() !== (product.platform ?? '');
+    const input = {
+      productName,
+      productPrice,
+      stockQuantity,
+      productDescription,
+      ...(platformChanged ? { platform } : {}),
+      ...variants,
+    };
     const checked = checkProductForm(UpdateProductBody, input, draft);
     if (!checked.data) {
       setProblems(checked.problems);
       return;
     }
-    const body = checked.data;
+    // A cleared platform is checked as none (null) and sent as '', which the server reads as none.
+    const body = checked.data.platform === null ? { ...checked.data, platform: '' } : checked.data;
     const refused = await sendOrRefusal(() => updateProduct({ id: product._id, body }).unwrap());
     if (!refused) {
       onClose();
@@ -59,6 +71,7 @@ function EditProductModal({ product, onClose }: { product: Product; onClose: () 
           Edit {product.productName}
         </h3>
         <Field label="Name" value={values.productName} onChange={set('productName')} required />
+        <PlatformField value={values.platform} onChange={set('platform')} />
         <TextAreaField
           label="Description"
           value={values.productDescription}
@@ -116,7 +129,7 @@ function LinkedProduct({ productId, onClose }: { productId: string; onClose: () 
 
 /**
  * Update Product (spec section 2): name, price, stock and description in a modal that closes after
- * saving; and the product's options and variants (issue 31).
+ * saving; and the product's options and variants (issue 31) and its platform (issue 33).
  */
 export function UpdateProductSection() {
   const [params, setParams] = useSearchParams();

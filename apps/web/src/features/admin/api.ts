@@ -12,6 +12,7 @@ import {
   type Order,
   type OrderStatus,
   type Product,
+  type ProductFacets,
   type ProductListResponse,
   type PublicUser,
   type UpdateProductBody,
@@ -236,6 +237,16 @@ export const adminApi = api.enhanceEndpoints({ addTagTypes: ['Promotion'] }).inj
         ...(result?.products ?? []).map((p) => ({ type: 'Product' as const, id: p._id })),
       ],
     }),
+    /**
+     * Issue 33: the platforms the shop's products already have (the whole catalogue's facets), offered
+     * by the product forms' Platform field so one system is spelled one way. The admin's own endpoint
+     * rather than the catalogue feature's (features don't import each other).
+     */
+    getPlatformsInUse: build.query<string[], void>({
+      query: () => 'api/products/facets',
+      transformResponse: (facets: ProductFacets) => facets.platforms.map((platform) => platform.value),
+      providesTags: [PRODUCT_LIST],
+    }),
     /** The product that a link opens in Update Product's edit form (`?section=update-product&product=`). */
     getProductToEdit: build.query<Product, string>({
       query: (productId) => `api/products/${id(productId)}`,
@@ -353,6 +364,7 @@ export const {
   useHideReviewMutation,
   useGetAdminStatsQuery,
   useGetProductToEditQuery,
+  useGetPlatformsInUseQuery,
   useSearchProductsQuery,
   useExportCsvMutation,
   useImportProductsMutation,

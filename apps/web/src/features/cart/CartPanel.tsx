@@ -3,6 +3,7 @@ import { Modal } from '../../ui/Modal';
 import { CartLine } from './CartLine';
 import { CartSummary } from './CartSummary';
 import { closeCart, selectIsCartOpen } from './cartPanelSlice';
+import { CloseButton } from '../../ui/CloseButton';
 import { cartLineKey, selectCartItems } from '../../app/cartSlice';
 
 const TITLE_ID = 'cart-panel-title';
@@ -28,14 +29,7 @@ function CartDialog() {
         <h2 id={TITLE_ID} className="pixel-heading text-base text-lime-300">
           Shopping cart
         </h2>
-        <button type="button" onClick={close} aria-label="Close cart" className="icon-btn">
-          <svg viewBox="0 0 16 16" className="h-5 w-5" aria-hidden="true" shapeRendering="crispEdges">
-            <path
-              fill="currentColor"
-              d="M2 2h2v2H2zM4 4h2v2H4zM6 6h4v4H6zM10 4h2v2h-2zM12 2h2v2h-2zM4 10h2v2H4zM2 12h2v2H2zM10 10h2v2h-2zM12 12h2v2h-2z"
-            />
-          </svg>
-        </button>
+        <CloseButton label="Close cart" onClick={close} />
       </div>
       <div className="flex-1 overflow-y-auto px-5">
         {items.length === 0 ? (

@@ -7,6 +7,7 @@ import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
 import { LocationProbe } from '../../test/LocationProbe';
 import { renderWithProviders } from '../../test/render';
 import { CategoryRoute } from './CategoryPage';
+import { listCalls } from './test-helpers';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -86,7 +87,7 @@ describe('CategoryPage', () => {
     await user.type(screen.getByRole('searchbox'), 'zel');
     expect(await screen.findByRole('link', { name: /Zelda/ })).toBeInTheDocument();
     // One request for the page, one for the finished word: no request per keystroke.
-    expect(calledUrls(mock)).toEqual([
+    expect(listCalls(calledUrls(mock))).toEqual([
       '/api/products?category=board-games&page=1&limit=24',
       '/api/products?category=board-games&q=zel&page=1&limit=24',
     ]);

@@ -135,3 +135,20 @@ describe('a card during a sale (issue 32)', () => {
     expect(card).not.toHaveAccessibleName(/Regular price/);
   });
 });
+
+describe('a card of a game or console with a platform (issue 33)', () => {
+  it('shows the platform under the name, read as "Platform: …" with the link; none when it has none', () => {
+    renderWithProviders(
+      <>
+        <ProductCard product={makeProduct({ productName: 'Neon Drift 64', platform: 'Nintendo 64' })} />
+        <ProductCard product={makeProduct({ productName: 'Harbor Lanterns', platform: null })} />
+      </>,
+    );
+    const racer = screen.getByRole('link', { name: /Neon Drift 64/ });
+    expect(within(racer).getByText('Nintendo 64')).toBeVisible();
+    expect(racer).toHaveAccessibleName(/Neon Drift 64 Platform: Nintendo 64/);
+    const board = screen.getByRole('link', { name: /Harbor Lanterns/ });
+    expect(board).not.toHaveAccessibleName(/Platform/);
+    expect(within(board).queryByText(/Platform/)).not.toBeInTheDocument();
+  });
+});

@@ -44,10 +44,10 @@ function regularPrice(product: Product): number | undefined {
 }
 
 /**
- * Category grid card (spec section 2): first image, name, price ("from $X" when its variants' prices
- * differ, issue 31; during a sale, a "Sale" badge and the regular price struck through beside it, issue
- * 32), and "Sold out" when it is (issue 30: every variant is, decision 007); the whole card links to the
- * product.
+ * Category grid card (spec section 2): first image, name, its platform when it has one (issue 33),
+ * price ("from $X" when its variants' prices differ, issue 31; during a sale, a "Sale" badge and the
+ * regular price struck through beside it, issue 32), and "Sold out" when it is (issue 30: every variant
+ * is, decision 007); the whole card links to the product.
  * `priority` for the first card of a page: its image is fetched at once and first, the others lazily.
  */
 export function ProductCard({
@@ -121,6 +121,12 @@ export function ProductCard({
       <Heading className="mb-2 line-clamp-2 text-sm font-semibold text-zinc-100 group-hover:text-lime-200 sm:text-base">
         {product.productName}
       </Heading>
+      {/* Issue 33: what it runs on, in one line (a long one is cut short on screen, read whole aloud). */}
+      {product.platform && (
+        <p className="-mt-1 mb-2 truncate text-xs font-semibold tracking-wide text-cyan-300 uppercase">
+          <span className="sr-only">Platform:</span> {product.platform}
+        </p>
+      )}
       <div className="mt-auto flex flex-wrap items-baseline justify-between gap-x-3">
         {regular !== undefined ? (
           <span className="flex flex-wrap items-baseline gap-x-2">

@@ -67,6 +67,26 @@ describe('ProductPage', () => {
     expect(document.title).toBe('Super Mario Bros. 3 — Pixel Vault');
   });
 
+  it('shows the platform beside the category (issue 33), and no platform line for a product without one', async () => {
+    const racer = makeProduct({ productName: 'Neon Drift 64', platform: 'Nintendo 64' });
+    serveProduct(racer);
+    const { unmount } = renderProduct(racer);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Neon Drift 64' })).toBeInTheDocument();
+    expect(screen.getByText('Platform: Nintendo 64')).toBeVisible();
+    unmount();
+
+    const board = makeProduct({
+      productName: 'Harbor Lanterns',
+      productCategory: 'board-games',
+      platform: null,
+    });
+    serveProduct(board);
+    renderProduct(board);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Harbor Lanterns' })).toBeInTheDocument();
+    expect(screen.getByText('board games')).toBeInTheDocument();
+    expect(screen.queryByText(/Platform/)).not.toBeInTheDocument();
+  });
+
   it('shows a not-found page in words for a shopper, with the ways back, for a product that does not exist', async () => {
     // A mistyped id answers 400 "Invalid id": the shopper reads the same page (issue 30).
     for (const [status, message] of [

@@ -245,12 +245,18 @@ function ProductDetails({ product, reviews, addToCart }: ProductPageSlots & { pr
       <div className="grid gap-8 md:grid-cols-2 md:gap-12">
         <Gallery product={product} />
         <div className="flex flex-col gap-4">
-          <Link
-            to={`/shop/${product.productCategory}`}
-            className="self-start text-sm font-semibold tracking-wide text-cyan-300 uppercase underline-offset-4 hover:underline"
-          >
-            {categoryLabel(product.productCategory)}
-          </Link>
+          <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
+            <Link
+              to={`/shop/${product.productCategory}`}
+              className="text-sm font-semibold tracking-wide text-cyan-300 uppercase underline-offset-4 hover:underline"
+            >
+              {categoryLabel(product.productCategory)}
+            </Link>
+            {/* Issue 33: what it runs on, beside the category. */}
+            {product.platform && (
+              <p className="text-sm break-words text-zinc-300">Platform: {product.platform}</p>
+            )}
+          </div>
           <h1 className="text-3xl font-bold break-words text-zinc-50 sm:text-4xl">{product.productName}</h1>
           <div className="flex flex-wrap items-center gap-3 text-zinc-300">
             <Stars rating={product.productRating} className="text-xl" />
