@@ -232,52 +232,71 @@ export function usesSearch(query: ProductListQuery): boolean {
 
 /**
  * GET /api/products/facets in one statement: each facet counts with its own filter left out and the
- * others kept (a shopper choosing that value would see that many), so one round trip answers it.
+ * others kept (a shopper choosing that value would see that many). The products are read once: one
+ * pass counts the categories, the platforms, the total, the in-stock count and the price range, by
+ * grouping sets with a filter per count; the conditions (a product has several) are counted apart.
  */
 export function facetsSql(asked: Filters, running: readonly Sale[]): SQL {
   // The products the search text matches are found once, into a CTE named as the table (so every
-  // facet's conditions read it as they would the table): only what the facets read, from the rows
-  // every facet keeps. Searching the text again per facet made six trigram scans and rechecks.
-  // Without a text, the table is read as it is (a copy of every product would spill to disk).
+  // facet's conditions read it as they would the table): only what the facets read. Without a text,
+  // the table is read as it is (a copy of every product would spill to disk).
   const { q, phrase, ...filters } = asked;
-  const matched = q
-    ? sql`with ${products} as materialized (
+  const ctes: SQL[] = [];
+  if (q) {
+    ctes.push(sql`${products} as materialized (
       select ${productId}, ${products.category}, ${products.platform}, ${products.searchFacts},
         ${products.cheapestCents}, ${products.cheapestInStockCents}, ${products.deletedAt}
-      from ${products} where ${sql.join(productWhere({ q, phrase }), sql` and `)})`
-    : sql``;
-  const { category: _c, ...noCategory } = filters;
-  const { platform: _p, ...noPlatform } = filters;
-  const { condition: _k, minPrice: _a, maxPrice: _b, ...noConditionOrPrice } = filters;
-  const { minPrice: _min, maxPrice: _max, ...noPrice } = filters;
-  // A value, and what its rows are grouped by: a platform however its case is written is one, as its
-  // filter finds it (shown as one of its spellings).
-  const counted = (value: SQL, group: SQL, f: Filters, extra: SQL = sql`true`) => sql`coalesce((
-      select json_agg(json_build_object('value', f.value, 'count', f.n) order by f.value)
-      from (select min(${value}) as value, count(*)::int as n from ${products}
-            where ${whereOf(f, running)} and ${extra} group by ${group}) f), '[]'::json)`;
+      from ${products} where ${sql.join(productWhere({ q, phrase }), sql` and `)})`);
+  }
+  // Each filter's condition on a product; `true` when not asked.
+  const both = (parts: SQL[]) => (parts.length ? sql.join(parts, sql` and `) : sql`true`);
+  const category = filters.category !== undefined ? [sql`${products.category} = ${filters.category}`] : [];
+  const platform =
+    filters.platform !== undefined ? [sql`lower(${products.platform}) = lower(${filters.platform})`] : [];
+  const sold = (f: Filters) =>
+    f.condition !== undefined || f.inStock ? [sql`${cheapestOf(f)} is not null`] : [];
+  const inStock = { ...filters, inStock: true };
+  const price = shownPrice(filters, running);
+  const all = [...category, ...platform, ...sold(filters)];
+  ctes.push(sql`facet_counts as (
+      select grouping(${products.category}) as by_category, grouping(lower(${products.platform})) as by_platform,
+        ${products.category} as category, min(${products.platform}) as platform,
+        count(*) filter (where ${both([...platform, ...sold(filters), ...within(filters, price)])})::int as n_category,
+        count(*) filter (where ${both([...category, ...sold(filters), ...within(filters, price)])}
+          and ${products.platform} is not null)::int as n_platform,
+        count(*) filter (where ${both([...all, ...within(filters, price)])})::int as n_total,
+        count(*) filter (where ${both([...category, ...platform, ...sold(inStock), ...within(filters, shownPrice(inStock, running))])})::int as n_in_stock,
+        min(${price}) filter (where ${both(all)}) as min_price,
+        max(${price}) filter (where ${both(all)}) as max_price
+      from ${products} where ${products.deletedAt} is null
+      group by grouping sets ((${products.category}), (lower(${products.platform})), ()))`);
   // Per condition (each key of the search facts but ""): the products with a live variant of it (in
   // stock when asked), priced by those variants, within the bounds: the list with that condition chosen.
   const conditionPrice = underSale(
     sql`(c.value ->> ${filters.inStock ? 1 : 0}::int)::int`,
     percentOff(running),
   );
-  const conditionWhere = [...productWhere(noConditionOrPrice), ...within(filters, conditionPrice)];
+  const conditionWhere = [
+    ...category,
+    ...platform,
+    sql`${products.deletedAt} is null`,
+    ...within(filters, conditionPrice),
+  ];
   const conditions = sql`coalesce((
       select json_agg(json_build_object('value', f.value, 'count', f.n) order by f.value)
       from (select c.key as value, count(*)::int as n
             from ${products} cross join lateral jsonb_each(${products.searchFacts}) c
             where c.key <> '' and ${conditionPrice} is not null and ${sql.join(conditionWhere, sql` and `)}
             group by 1) f), '[]'::json)`;
-  const price = shownPrice(noPrice, running);
-  const inStock = { ...filters, inStock: true };
-  return sql`${matched} select
-      (select count(*)::int from ${products} where ${whereOf(filters, running)}) as "total",
-      ${counted(sql`${products.category}`, sql`${products.category}`, noCategory)} as "categories",
-      ${counted(sql`${products.platform}`, sql`lower(${products.platform})`, noPlatform, sql`${products.platform} is not null`)} as "platforms",
+  const whole = sql`from facet_counts where by_category = 1 and by_platform = 1`;
+  return sql`with ${sql.join(ctes, sql`, `)} select
+      (select n_total ${whole}) as "total",
+      (select coalesce(json_agg(json_build_object('value', category, 'count', n_category) order by category), '[]'::json)
+         from facet_counts where by_category = 0 and n_category > 0) as "categories",
+      (select coalesce(json_agg(json_build_object('value', platform, 'count', n_platform) order by platform), '[]'::json)
+         from facet_counts where by_platform = 0 and n_platform > 0) as "platforms",
       ${conditions} as "conditions",
-      (select json_build_object('min', min(${price}), 'max', max(${price}))
-         from ${products} where ${whereOf(noPrice, running)} and ${price} is not null
-         having count(*) > 0) as "price",
-      (select count(*)::int from ${products} where ${whereOf(inStock, running)}) as "inStock"`;
+      (select case when min_price is null then null
+         else json_build_object('min', min_price, 'max', max_price) end ${whole}) as "price",
+      (select n_in_stock ${whole}) as "inStock"`;
 }
