@@ -1,6 +1,15 @@
 import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import type { ListState, SuggestionKeys } from './SearchSuggestions';
+
+/** The pause in typing after which the box asks for suggestions. */
+export const SUGGEST_DELAY_MS = 200;
+
+/**
+ * The shared SUGGEST_MIN_CHARS (the server answers [] below it), repeated: its module builds zod
+ * schemas when loaded, and importing one constant from it put zod in the first download (+26 kB).
+ */
+const MIN_CHARS = 2;
 
 /**
  * The list, its keys and the data layer behind them: not in the first download (the header is on
@@ -35,7 +44,9 @@ function PixelIcon({ d }: { d: string }) {
  */
 export function SearchBox() {
   const navigate = useNavigate();
+  const { pathname, search } = useLocation();
   const [text, setText] = useState('');
+  const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const [list, setList] = useState(CLOSED);
   const [wanted, setWanted] = useState(false);
@@ -53,6 +64,19 @@ export function SearchBox() {
     setPhoneOpen(false);
     refocus.current = true;
   };
+
+  // A followed suggestion or search is another page: the list and the phone's box close.
+  const [shownAt, setShownAt] = useState(pathname + search);
+  if (shownAt !== pathname + search) {
+    setShownAt(pathname + search);
+    setOpen(false);
+    setPhoneOpen(false);
+  }
+
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(text.trim()), SUGGEST_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
 
   useEffect(() => {
     if (phoneOpen) inputRef.current?.focus();
@@ -137,8 +161,9 @@ export function SearchBox() {
           <Suspense fallback={null}>
             <SearchSuggestions
               keys={keysRef}
+              q={query}
               text={text}
-              open={open}
+              open={open && query.length >= MIN_CHARS && text.trim().length >= MIN_CHARS}
               id={id}
               onOpen={setOpen}
               onList={setList}
@@ -146,10 +171,6 @@ export function SearchBox() {
               root={rootRef}
               phone={phoneOpen}
               onClosePhone={closePhone}
-              onLeft={() => {
-                setOpen(false);
-                setPhoneOpen(false);
-              }}
             />
           </Suspense>
         )}

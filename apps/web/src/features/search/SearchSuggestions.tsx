@@ -1,27 +1,17 @@
 import {
   useEffect,
   useImperativeHandle,
-  useRef,
   useState,
   type KeyboardEvent,
   type Ref,
   type RefObject,
 } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { formatDollars, type ProductSuggestion } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { useDismiss } from '../../app/layout/useDismiss';
 import { imageSrcSet } from '../../ui/productImage';
 import { useSearchSuggestionsQuery } from './api';
-
-/** The pause in typing after which the box asks for suggestions. */
-export const SUGGEST_DELAY_MS = 200;
-
-/**
- * The shared SUGGEST_MIN_CHARS (the server answers [] below it), repeated: its module builds zod
- * schemas when loaded, and importing one constant from it put zod in the box's chunk.
- */
-const MIN_CHARS = 2;
 
 /** How long a search may take before "Loading suggestions" is said: a quick answer is said alone. */
 export const SLOW_ANSWER_MS = 600;
@@ -40,12 +30,11 @@ const NONE: ProductSuggestion[] = [];
 export interface SearchSuggestionsProps {
   /** Set to the list's key handler, which the box calls first. */
   keys: Ref<SuggestionKeys>;
-  /**
-   * The box's text as typed: asked about once typing pauses (SUGGEST_DELAY_MS), from MIN_CHARS on; a
-   * change puts the arrow keys back in the box.
-   */
+  /** The text asked about (trimmed, debounced). */
+  q: string;
+  /** The box's text as typed: a change puts the arrow keys back in the box. */
   text: string;
-  /** Whether the shopper has the list open (typed, or asked with an arrow key). */
+  /** Whether the popup is shown (the box has 2 characters or more and the shopper typed them). */
   open: boolean;
   /** The box's id: the list's and the options' ids start with it. */
   id: string;
@@ -59,8 +48,6 @@ export interface SearchSuggestionsProps {
   phone: boolean;
   /** Closes the phone's box (the focus goes back to its button). */
   onClosePhone: () => void;
-  /** Another page opened (a suggestion, the search page, a link): the list and the phone's box close. */
-  onLeft: () => void;
 }
 
 /**
@@ -71,8 +58,9 @@ export interface SearchSuggestionsProps {
  */
 export default function SearchSuggestions({
   keys,
+  q,
   text,
-  open: wanted,
+  open,
   id,
   onOpen,
   onList,
@@ -80,25 +68,8 @@ export default function SearchSuggestions({
   root,
   phone,
   onClosePhone,
-  onLeft,
 }: SearchSuggestionsProps) {
   const navigate = useNavigate();
-  const { pathname, search } = useLocation();
-  // Another page: what was open here closes (a followed suggestion, the search page, a link).
-  const here = pathname + search;
-  const shownAt = useRef(here);
-  useEffect(() => {
-    if (shownAt.current === here) return;
-    shownAt.current = here;
-    onLeft();
-  }, [here, onLeft]);
-  const [q, setQ] = useState(() => text.trim());
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(text.trim()), SUGGEST_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [text]);
-  // The popup: asked for, and 2 characters or more typed and asked about.
-  const open = wanted && q.length >= MIN_CHARS && text.trim().length >= MIN_CHARS;
   // A closed list asks nothing (a text typed and sent at once, a list closed while its answer was due).
   const { data, error, isFetching } = useSearchSuggestionsQuery(q, { skip: !open });
   // While the next answer comes, the last one stays on screen (no flicker between two letters).
