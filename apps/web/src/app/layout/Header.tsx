@@ -125,7 +125,7 @@ export function Header() {
         </Link>
 
         <nav aria-label="Categories" className="hidden flex-1 justify-center md:flex">
-          <ul className="flex items-center gap-1 lg:gap-3 xl:whitespace-nowrap">
+          <ul className="flex items-center gap-1 lg:gap-3">
             {NAV_LINKS.map((link) => (
               <li key={link.to}>
                 <NavLink to={link.to} className={navClass}>

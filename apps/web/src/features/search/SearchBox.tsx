@@ -141,7 +141,7 @@ export function SearchBox() {
           autoComplete="off"
           enterKeyHint="search"
           maxLength={100}
-          className="field min-w-0 flex-1 py-1.5 lg:w-48 lg:flex-none xl:w-56"
+          className="field min-w-0 flex-1 py-1.5 lg:w-48 lg:flex-none xl:w-64"
           onChange={(event) => {
             setText(event.target.value);
             setOpen(true);
