@@ -28,6 +28,7 @@ import { createProductsImportService } from './modules/admin/admin.import.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { type AuditService, createAuditService } from './modules/audit/audit.service.js';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.js';
+import { createCartModule } from './modules/cart/cart.module.js';
 import { contactRoutes } from './modules/contact/contact.routes.js';
 import { type ContactService, createContactService } from './modules/contact/contact.service.js';
 import { giftCardsRoutes } from './modules/giftcards/giftcards.routes.js';
@@ -58,6 +59,7 @@ import {
 import { usersRoutes } from './modules/users/users.routes.js';
 import { type UsersService, createUsersService } from './modules/users/users.service.js';
 import { webRoutes } from './modules/web/web.routes.js';
+import { createWishlistModule } from './modules/wishlist/wishlist.module.js';
 
 export interface RateLimits {
   /** Failed logins per account, from any address (kept in the database: all instances share it). */
@@ -324,6 +326,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const unlisten = await sync.listen(products);
     app.addHook('onClose', async () => unlisten());
   }
+  // Issue 34: the logged-in shopper's cart and wishlist, priced from the same sale book.
+  const cart = createCartModule({ db, sales: promotions.sales, publicUrl, clock: deps.clock });
+  const wishlist = createWishlistModule({ db, sales: promotions.sales, publicUrl, clock: deps.clock });
   const orders = createOrdersService({
     db,
     codes: promotions.service,
@@ -335,6 +340,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publicUrl,
     lowStock: { threshold: config.lowStockThreshold, to: config.contactTo },
     ...(deps.clock ? { clock: deps.clock } : {}),
+    onPaid: cart.onOrderPaid,
   });
   const giftCards = createGiftCardsService({
     db,
@@ -419,6 +425,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(ordersRoutes, { orders: services.orders });
   await app.register(giftCardsRoutes, { giftCards: services.giftCards });
   await promotions.register(app, orders.quote);
+  await cart.register(app);
+  await wishlist.register(app);
   await app.register(paymentsRoutes, {
     payments: services.payments,
     refunds: services.refunds,

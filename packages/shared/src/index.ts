@@ -20,3 +20,5 @@ export * from './schemas/admin-import.js';
 export * from './entry-loader.js';
 export * from './countries.js';
 export * from './schemas/promotions.js';
+export * from './schemas/cart.js';
+export * from './schemas/wishlist.js';

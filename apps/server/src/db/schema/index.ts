@@ -8,3 +8,5 @@ export * from './giftcards.js';
 export * from './audit.js';
 export * from './limits.js';
 export * from './promotions.js';
+export * from './cart.js';
+export * from './wishlist.js';

@@ -9,7 +9,14 @@ import {
 } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import { type OrderRow, mailOutbox, orderEvents, orders, payments } from '../../db/schema/index.js';
+import {
+  type OrderItemRow,
+  type OrderRow,
+  mailOutbox,
+  orderEvents,
+  orders,
+  payments,
+} from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
@@ -102,6 +109,16 @@ export interface OrdersService {
   markDelivered(admin: AuthUser, orderId: string): Promise<Order>;
 }
 
+/**
+ * Told in the transaction that marks an order paid, after the order's row changed (issue 34: its lines
+ * leave the buyer's server cart). What it writes commits or rolls back with the payment.
+ */
+export type OrderPaidHook = (
+  tx: Transaction,
+  order: OrderRow,
+  items: readonly OrderItemRow[],
+) => Promise<void>;
+
 export interface OrdersServiceOptions {
   db: Database;
   products: ProductsService;
@@ -118,6 +135,8 @@ export interface OrdersServiceOptions {
   codes: Pick<PromotionsService, 'lookup'>;
   /** Scheduled sales (issue 32): what a line costs while one runs. */
   sales: Sales;
+  /** An order became paid (every path goes through settle): the cart module's hook (issue 34). */
+  onPaid?: OrderPaidHook;
 }
 
 export function createOrdersService({
@@ -131,6 +150,7 @@ export function createOrdersService({
   lowStock,
   codes,
   sales,
+  onPaid,
 }: OrdersServiceOptions): OrdersService {
   const toDto = (tx: Executor, row: OrderRow) => orderDto(tx, row, publicUrl);
   const place = createOrderPlacement({
@@ -251,6 +271,7 @@ export function createOrdersService({
     // The caller holds the row lock, so the order is still unpaid here; guard anyway.
     if (!updated) throw new Error('Order changed under its row lock');
     Object.assign(order, updated);
+    if (onPaid) await onPaid(tx, order, items);
     effects.mailQueued = true;
     return { paid: true, dueCents: 0 };
   }
