@@ -7,19 +7,16 @@
 //   and goes to the database (the query path alone).
 // On PGlite the searches are measured once more without issue 13's indexes (dropped), which is the
 // catalogue search before the issue: the ratio is the issue's "10x" target.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { GENERATED_ADJECTIVES, GENERATED_NOUNS } from '../apps/server/src/db/seed/generated.js';
-import { closedLoop, freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
-import { random, seedProducts } from './generated.js';
+import { closedLoop, freshPostgresDatabase, percentile } from './lib.js';
+import { random, seedProducts, withShop } from './generated.js';
 import { writeSection } from './results.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 50;
@@ -158,19 +155,9 @@ async function dropSearchIndexes(env: { DATABASE_URL?: string; DATA_DIR: string 
   }
 }
 
-async function withShop<T>(env: Record<string, string>, work: () => Promise<T>): Promise<T> {
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  try {
-    await waitFor(`${base}/api/health`);
-    // Warm-up: the first queries of a fresh process compile and plan.
-    for (const w of workloads()) await measure('warm-up', w, 1);
-    return await work();
-  } finally {
-    await stopChild(server);
-  }
+/** Warm-up: the first queries of a fresh process compile and plan. */
+async function warmUp() {
+  for (const w of workloads()) await measure('warm-up', w, 1);
 }
 
 async function runEngine(engine: string, env: { DATABASE_URL?: string; DATA_DIR: string }, before: boolean) {
@@ -179,14 +166,14 @@ async function runEngine(engine: string, env: { DATABASE_URL?: string; DATA_DIR:
     string,
     string
   >;
-  const rows = await withShop(shopEnv, async () => {
+  const rows = await withShop(shopEnv, port, warmUp, async () => {
     const out: Row[] = [];
     for (const w of workloads()) out.push(await measure(engine, w));
     return out;
   });
   if (before) {
     await dropSearchIndexes(env);
-    const old = await withShop(shopEnv, async () => {
+    const old = await withShop(shopEnv, port, warmUp, async () => {
       const out: Row[] = [];
       for (const w of workloads().filter((x) => x.kind === 'search')) {
         out.push(await measure(`${engine}, before issue 13 (its indexes dropped)`, w));

@@ -5,11 +5,9 @@
 // catalogue cache answers next to none of them: the query path alone. GET /api/products (a page of 24)
 // and GET /api/products/facets are measured apart. The slowest request of each is then explained
 // (EXPLAIN (ANALYZE, BUFFERS) of the same SQL the shop ran).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
 import { Agent, request } from 'undici';
 import { ProductFacetsQuery, ProductListQuery } from '@pixel-vault/shared';
@@ -27,11 +25,10 @@ import {
 } from '../apps/server/src/modules/products/products.search.js';
 import { products } from '../apps/server/src/db/schema/index.js';
 import { parseQuery } from '../apps/server/src/lib/querystring.js';
-import { freshPostgresDatabase, percentile, stopChild, waitFor } from './lib.js';
-import { random, seedProducts } from './generated.js';
+import { freshPostgresDatabase, percentile } from './lib.js';
+import { random, seedProducts, withShop } from './generated.js';
 import { writeSection } from './results.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const connections = 8;
@@ -161,7 +158,11 @@ async function explain(env: { DATABASE_URL?: string; DATA_DIR: string }, path: s
     const query = parseQuery(path.slice(path.indexOf('?') + 1));
     let statement: SQL;
     if (path.startsWith('/api/products/facets')) {
-      statement = facetsSql(ProductFacetsQuery.parse(query), []);
+      const names = await handle.db.execute(
+        sql`select distinct k from ${products}, jsonb_object_keys(${products.searchFacts}) k where k <> '' order by k`,
+      );
+      const conditionNames = (names as unknown as { rows: { k: string }[] }).rows.map((r) => r.k);
+      statement = facetsSql(ProductFacetsQuery.parse(query), [], conditionNames);
     } else {
       const list = ProductListQuery.parse(query);
       statement = sql`select coalesce(string_agg(${productId}::text, '' order by ${orderOf(list, [])}), '')
@@ -175,26 +176,14 @@ async function explain(env: { DATABASE_URL?: string; DATA_DIR: string }, path: s
   }
 }
 
-async function withShop<T>(env: Record<string, string>, work: () => Promise<T>): Promise<T> {
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  try {
-    await waitFor(`${base}/api/health`);
-    // Warm-up with other searches than the measured ones: plans, statement caches, the OS's page cache.
-    await measure('PGlite', 'list', 3, 999);
-    await measure('PGlite', 'facets', 3, 998);
-    return await work();
-  } finally {
-    await stopChild(server);
-  }
-}
-
 async function runEngine(engine: Engine, env: { DATABASE_URL?: string; DATA_DIR: string }) {
   await seedProducts(env, PRODUCTS);
   const shopEnv = env as unknown as Record<string, string>;
-  const rows = await withShop(shopEnv, async () => [
+  const warmUp = async () => {
+    await measure('PGlite', 'list', 3, 999);
+    await measure('PGlite', 'facets', 3, 998);
+  };
+  const rows = await withShop(shopEnv, port, warmUp, async () => [
     await measure(engine, 'list', seconds, 1),
     await measure(engine, 'facets', seconds, 2),
   ]);

@@ -109,8 +109,11 @@ export const SEARCH_WORD_SIMILARITY = 0.4;
  * And no JIT: PostgreSQL compiles a plan whose estimated cost is high, and a search over 100,000
  * products is estimated at millions: it spent 600 ms compiling a query that ran in 3 s (bench/search.ts).
  * The shop's statements are short; compiling never pays back. PGlite is built without JIT.
+ * And no parallel workers per statement: the shop's load is many short statements at once, and a
+ * statement split over workers took their cores from the others' (and was slower even alone here: a
+ * sorted page of all 100,000 products ran in 147 ms with two workers, 86 ms without).
  */
-const SEARCH_SESSION_OPTIONS = `-c pg_trgm.word_similarity_threshold=${SEARCH_WORD_SIMILARITY} -c jit=off`;
+const SEARCH_SESSION_OPTIONS = `-c pg_trgm.word_similarity_threshold=${SEARCH_WORD_SIMILARITY} -c jit=off -c max_parallel_workers_per_gather=0`;
 const SEARCH_SESSION_SQL = `SET pg_trgm.word_similarity_threshold = ${SEARCH_WORD_SIMILARITY}`;
 
 export interface OpenDatabaseOptions {

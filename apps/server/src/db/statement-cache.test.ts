@@ -4,7 +4,7 @@ import { type TestContext, createTestContext } from '../test/context.js';
 import { insertProduct, setStock } from '../test/factories.js';
 import { type Transaction, queryRows } from './client.js';
 import { productVariants } from './schema/index.js';
-import { createStatementNamer } from './statement-cache.js';
+import { CUSTOM_PLAN, createStatementNamer } from './statement-cache.js';
 
 describe('statement namer', () => {
   it('names a text the second time it is sent, and keeps that name', () => {
@@ -25,6 +25,12 @@ describe('statement namer', () => {
     expect([nameOf(long), nameOf(long), nameOf(long)]).toEqual([undefined, undefined, undefined]);
     nameOf('select 1');
     expect(nameOf('select 1')).toBeDefined();
+  });
+
+  it('never names a text marked for a custom plan, wherever the mark is', () => {
+    const { nameOf } = createStatementNamer();
+    const marked = `select 1 where ${CUSTOM_PLAN} true`;
+    expect([nameOf(marked), nameOf(marked), nameOf(marked)]).toEqual([undefined, undefined, undefined]);
   });
 
   it('names at most maxNamed texts and remembers at most maxTracked', () => {
@@ -115,6 +121,31 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('prepared statements on P
           s.startsWith('update "product_variants" set "stock" = "product_variants"."stock" - $1'),
         ),
       ).toBe(true);
+    });
+  });
+
+  it('a search, sent many times, is never prepared: it is planned for its words each time', async () => {
+    await insertProduct(ctx.db, { name: 'Prepared Plan Probe' });
+    await ctx.db.transaction(async (tx) => {
+      for (let i = 0; i < 7; i += 1) {
+        const rows = await queryRows<{ id: string }>(
+          tx,
+          sql`select id from products where ${sql.raw(CUSTOM_PLAN)} pv_fold(${'plan probe'}) <% search_text`,
+        );
+        expect(rows).toHaveLength(1);
+      }
+      expect((await preparedOf(tx)).some((s) => s.includes(CUSTOM_PLAN))).toBe(false);
+    });
+  });
+
+  it("every connection searches with the shop's session settings", async () => {
+    await ctx.db.transaction(async (tx) => {
+      const [row] = await queryRows<Record<string, string>>(
+        tx,
+        sql`select current_setting('pg_trgm.word_similarity_threshold') as similarity,
+          current_setting('jit') as jit, current_setting('max_parallel_workers_per_gather') as workers`,
+      );
+      expect(row).toEqual({ similarity: '0.4', jit: 'off', workers: '0' });
     });
   });
 

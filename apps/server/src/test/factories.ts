@@ -304,6 +304,22 @@ export type CodePromotion = Promotion & { code: string };
 
 let promotionCounter = 0;
 
+/** A scheduled sale through the admin API (issue 32): `body` is what the admin form sends. */
+export async function createSale(
+  app: App,
+  admin: { authorization: string },
+  body: Record<string, unknown>,
+): Promise<Promotion> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/promotions/admin',
+    headers: admin,
+    payload: { kind: 'sale', ...body },
+  });
+  if (res.statusCode !== 201) throw new Error(`createSale: ${res.statusCode} ${res.body}`);
+  return res.json<Promotion>();
+}
+
 /**
  * A discount code made through the admin's API (issue 32), under a code of its own (`prefix`, a
  * counter and the clock, so two test files on one database never collide) unless `body` names one.

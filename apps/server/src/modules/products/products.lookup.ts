@@ -90,6 +90,11 @@ export function idsKey(query: ProductListQuery): string {
   return `${filtersKey(query)}\u0000${query.sort ?? ''}`;
 }
 
+/** The cache key of whether a search text matches any product word by word (products.listing.ts). */
+export function wordsKey(q: string): string {
+  return `words\u0000${q.toLowerCase()}`;
+}
+
 /** The cache key of a catalogue answer: what it asks, normalised, never the URL as sent. */
 export function answerKey(asked: CatalogueUrl): string {
   switch (asked.kind) {

@@ -7,7 +7,6 @@ import {
   ProductList,
   ProductListResponse,
   ProductSuggestion,
-  type Promotion,
   SUGGEST_MAX,
   mulberry32,
 } from '@pixel-vault/shared';
@@ -21,6 +20,7 @@ import {
   insertUser,
   setPrice,
   setStock,
+  createSale as createSaleAs,
 } from '../../test/factories.js';
 
 /**
@@ -74,16 +74,7 @@ const namesOf = (list: readonly { productName: string }[]) => list.map((p) => p.
 const idsOf = (list: readonly { _id: string }[]) => list.map((p) => p._id);
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-async function createSale(body: Record<string, unknown>): Promise<Promotion> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/promotions/admin',
-    headers: admin,
-    payload: { kind: 'sale', ...body },
-  });
-  if (res.statusCode !== 201) throw new Error(`createSale: ${res.statusCode} ${res.body}`);
-  return res.json<Promotion>();
-}
+const createSale = (body: Record<string, unknown>) => createSaleAs(ctx.app, admin, body);
 
 const condition = (value: string) => ({ options: { Condition: value } });
 const conditionOption = (values: string[]) => [{ name: 'Condition', values }];
@@ -1065,6 +1056,34 @@ describe('caching the search', () => {
       await fetchFrom('/api/products?q=cache&sort=price_asc&page=1&limit=1')
     ).json<ProductListResponse>();
     expect(page).toMatchObject({ total: 1, products: [{ _id: other.id }] });
+  });
+
+  it('counts a Condition an admin adds at once, though the Condition values in use are kept', async () => {
+    const conditionsOf = async () =>
+      (await fetchFrom('/api/products/facets?q=cache')).json<ProductFacets>().conditions;
+    const before = await conditionsOf();
+    expect(before.map((c) => c.value)).not.toContain('Graded');
+    const res = await cached.app.inject({
+      method: 'PUT',
+      url: `/api/products/update/${other.id}`,
+      headers: cachedAdmin,
+      payload: {
+        options: [{ name: 'Condition', values: ['Graded'] }],
+        variants: [
+          {
+            sku: `GRADED-${other.id.slice(0, 8)}`,
+            options: { Condition: 'Graded' },
+            price: 80,
+            stockQuantity: 1,
+          },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await conditionsOf()).toEqual([{ value: 'Graded', count: 1 }]);
+    expect(
+      (await fetchFrom('/api/products/facets?q=cache&condition=Graded')).json<ProductFacets>(),
+    ).toMatchObject({ total: 1, price: { min: 80, max: 80 } });
   });
 
   it('compares and sorts by the sale price from the moment a sale starts, with the lists cached', async () => {

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { ProductFacetsQuery, ProductListQuery, ProductSort } from '@pixel-vault/shared';
 import { products } from '../../db/schema/index.js';
+import { CUSTOM_PLAN } from '../../db/statement-cache.js';
 import type { Sale } from '../promotions/promotions.sales.js';
 import { escapeLike } from './products.repo.js';
 
@@ -176,6 +177,12 @@ function productWhere(filters: Filters): SQL[] {
 }
 
 /**
+ * Marks a search's statement to be planned for its values each time (statement-cache.ts): how many
+ * products a word, a platform or a price range keeps decides the plan.
+ */
+const customPlan = sql.raw(CUSTOM_PLAN);
+
+/**
  * The conditions of these filters: live, of the category and platform, matching `q`, with a variant
  * of the condition (in stock when asked), its price within the bounds.
  */
@@ -183,7 +190,7 @@ export function whereOf(filters: Filters, running: readonly Sale[]): SQL {
   const parts = productWhere(filters);
   if (filters.condition !== undefined || filters.inStock) parts.push(sql`${cheapestOf(filters)} is not null`);
   parts.push(...within(filters, shownPrice(filters, running)));
-  return sql.join(parts, sql` and `);
+  return sql`${customPlan} ${sql.join(parts, sql` and `)}`;
 }
 
 /** The sort a list gets: relevance when a search text is given, the spec's name order otherwise. */
@@ -234,9 +241,10 @@ export function usesSearch(query: ProductListQuery): boolean {
  * GET /api/products/facets in one statement: each facet counts with its own filter left out and the
  * others kept (a shopper choosing that value would see that many). The products are read once: one
  * pass counts the categories, the platforms, the total, the in-stock count and the price range, by
- * grouping sets with a filter per count; the conditions (a product has several) are counted apart.
+ * grouping sets with a filter per count; the conditions (a product has several) are counted apart,
+ * one count per name in `conditionNames` (those of zero are the caller's to leave out).
  */
-export function facetsSql(asked: Filters, running: readonly Sale[]): SQL {
+export function facetsSql(asked: Filters, running: readonly Sale[], conditionNames: readonly string[]): SQL {
   // The products the search text matches are found once, into a CTE named as the table (so every
   // facet's conditions read it as they would the table): only what the facets read. Without a text,
   // the table is read as it is (a copy of every product would spill to disk).
@@ -270,26 +278,26 @@ export function facetsSql(asked: Filters, running: readonly Sale[]): SQL {
         max(${price}) filter (where ${both(all)}) as max_price
       from ${products} where ${products.deletedAt} is null
       group by grouping sets ((${products.category}), (lower(${products.platform})), ()))`);
-  // Per condition (each key of the search facts but ""): the products with a live variant of it (in
-  // stock when asked), priced by those variants, within the bounds: the list with that condition chosen.
-  const conditionPrice = underSale(
-    sql`(c.value ->> ${filters.inStock ? 1 : 0}::int)::int`,
-    percentOff(running),
-  );
-  const conditionWhere = [
-    ...category,
-    ...platform,
-    sql`${products.deletedAt} is null`,
-    ...within(filters, conditionPrice),
-  ];
-  const conditions = sql`coalesce((
-      select json_agg(json_build_object('value', f.value, 'count', f.n) order by f.value)
-      from (select c.key as value, count(*)::int as n
-            from ${products} cross join lateral jsonb_each(${products.searchFacts}) c
-            where c.key <> '' and ${conditionPrice} is not null and ${sql.join(conditionWhere, sql` and `)}
-            group by 1) f), '[]'::json)`;
+  // Per condition (each name the catalogue uses, `conditionNames`): the products with a live variant
+  // of it (in stock when asked), priced by those variants, within the bounds: the list with that
+  // condition chosen. A count per name in one pass, where expanding every product's facts into rows
+  // (jsonb_each) took 120 of a 200 ms answer at 100,000 products.
+  const conditions =
+    conditionNames.length === 0
+      ? sql`'[]'::json`
+      : sql`(select json_build_array(${sql.join(
+          conditionNames.map((name) => {
+            const conditionPrice = underSale(
+              sql`(${products.searchFacts} -> ${name}::text ->> ${filters.inStock ? 1 : 0}::int)::int`,
+              percentOff(running),
+            );
+            const kept = both([sql`${conditionPrice} is not null`, ...within(filters, conditionPrice)]);
+            return sql`json_build_object('value', ${name}::text, 'count', count(*) filter (where ${kept})::int)`;
+          }),
+          sql`, `,
+        )}) from ${products} where ${both([sql`${products.deletedAt} is null`, ...category, ...platform])})`;
   const whole = sql`from facet_counts where by_category = 1 and by_platform = 1`;
-  return sql`with ${sql.join(ctes, sql`, `)} select
+  return sql`${customPlan} with ${sql.join(ctes, sql`, `)} select
       (select n_total ${whole}) as "total",
       (select coalesce(json_agg(json_build_object('value', category, 'count', n_category) order by category), '[]'::json)
          from facet_counts where by_category = 0 and n_category > 0) as "categories",

@@ -100,6 +100,11 @@ export interface ProductsServiceOptions {
 
 /** How long the catalogue's cached answers are fresh by default (see cacheTtlMs). */
 export const CATALOGUE_TTL_MS = 2000;
+/**
+ * The Condition values in use are read again after a catalogue write, or after this many of its TTLs
+ * (a minute by default): reading them scans every product (products.listing.ts).
+ */
+const CONDITIONS_TTLS = 30;
 
 export function createProductsService({
   db,
@@ -119,7 +124,13 @@ export function createProductsService({
     clock: sales.now,
   });
 
-  const listing = createListing({ db, cache, publicUrl });
+  const listing = createListing({
+    db,
+    cache,
+    publicUrl,
+    conditionsMaxAgeMs: cacheTtlMs * CONDITIONS_TTLS,
+    now,
+  });
 
   /** What a load read, and until when it is true (the next time a sale starts or ends). */
   async function timed(read: (at: Moment) => Promise<unknown>): Promise<Loaded> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order, Product, Promotion } from '@pixel-vault/shared';
 import { type TestContext, createTestContext } from '../../test/context.js';
-import { TEST_ADDRESS, insertProduct, insertUser } from '../../test/factories.js';
+import { TEST_ADDRESS, insertProduct, insertUser, createSale as createSaleAs } from '../../test/factories.js';
 import { saleBookOf } from './promotions.sales.js';
 
 /**
@@ -19,16 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function createSale(body: Record<string, unknown>): Promise<Promotion> {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/promotions/admin',
-    headers: admin,
-    payload: { kind: 'sale', ...body },
-  });
-  if (res.statusCode !== 201) throw new Error(`createSale: ${res.statusCode} ${res.body}`);
-  return res.json<Promotion>();
-}
+const createSale = (body: Record<string, unknown>) => createSaleAs(ctx.app, admin, body);
 
 const product = async (id: string) =>
   (await ctx.app.inject({ method: 'GET', url: `/api/products/${id}` })).json<Product>();
