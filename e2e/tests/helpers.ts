@@ -6,6 +6,8 @@ export interface ApiProduct {
   productName: string;
   productPrice: number;
   productCategory: string;
+  /** Issue 33: the console it plays on, when it has one. */
+  platform?: string | null;
   stockQuantity: number;
   productImage: string[];
   /** Issue 31: its options and live variants (the first is the default). */

@@ -274,3 +274,35 @@ test('the search page finds a demo product by a misspelt name, across the shop (
   await expect(page.getByRole('link', { name: 'Retro Games' }).last()).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('before the app starts, the category search keeps the filters and sort chosen (issue 33)', async ({
+  browser,
+  request,
+}) => {
+  const games = await productsIn(request, 'retro-games');
+  const platform = games.find((p) => p.platform)?.platform;
+  expect(platform, 'a demo retro game with a platform').toBeTruthy();
+  // No script at all: the server-rendered form is a plain GET form.
+  const context = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    javaScriptEnabled: false,
+  });
+  const page = await context.newPage();
+  try {
+    await page.goto(
+      `/shop/retro-games?platform=${encodeURIComponent(platform!)}&inStock=true&sort=price_desc&page=2`,
+    );
+    await page.getByPlaceholder('Search Retro Games').fill('mario');
+    await page.getByPlaceholder('Search Retro Games').press('Enter');
+    await expect(page).toHaveURL(/\/shop\/retro-games\?/);
+    const params = new URL(page.url()).searchParams;
+    expect(Object.fromEntries(params)).toEqual({
+      platform: platform!,
+      inStock: 'true',
+      sort: 'price_desc',
+      q: 'mario',
+    });
+  } finally {
+    await context.close();
+  }
+});

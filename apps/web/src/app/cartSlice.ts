@@ -1,5 +1,10 @@
-import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
+import type { UnknownAction } from 'redux';
+import { createAction, isAnyOf } from './actions';
 import { loggedIn, logout } from '../features/account/authSlice';
+
+// A plain reducer, not createSlice: that needs immer, 4 kB gzipped of the first download (issue 10).
+// Every case returns new objects for what it changes, and the same state when it changes nothing (as
+// immer did), so nothing that reads the cart renders again and nothing is written to storage.
 
 /**
  * Spec section 3: a cart line. `price` is in dollars, as the API gives it; `product` is the product id.
@@ -63,87 +68,114 @@ export function clampQty(qty: number, countInStock: number): number {
   return Math.min(Math.max(whole, 1), Math.max(countInStock, 1));
 }
 
-export const cartSlice = createSlice({
+/**
+ * Spec section 4: adding replaces the existing line of the same product (issue 31: and variant),
+ * otherwise appends. An item with no stock cannot be bought, so it is not added. `defaultVariant`,
+ * the product's default variant's id when the adder knows it, makes a line stored without a variant
+ * (before issue 31) the same line as that variant's.
+ */
+export const addToCart = createAction('cart/addToCart', (item: CartItem, defaultVariant?: string) => ({
+  payload: item,
+  meta: { defaultVariant },
+}));
+
+/** The quantity of the line of `product` and `variant` (left out: the line without one). */
+export const updateQty = createAction<CartLineKey & { qty: number }>('cart/updateQty');
+
+/** Spec section 4: remove deletes a line by product (issue 31: and variant; a bare id, the line without one). */
+export const removeFromCart = createAction<CartLineKey | string>('cart/removeFromCart');
+
+/** After a paid order: its code went with it (issue 32). */
+export const clearCart = createAction('cart/clearCart');
+
+export const saveShippingAddress = createAction<ShippingAddress>('cart/saveShippingAddress');
+export const resetShippingAddress = createAction('cart/resetShippingAddress');
+export const savePaymentMethod = createAction<PaymentMethod>('cart/savePaymentMethod');
+export const saveDiscountCode = createAction<string>('cart/saveDiscountCode');
+export const removeDiscountCode = createAction('cart/removeDiscountCode');
+
+// Issue 30: the address and the payment method are the signed-in person's. Whoever uses the
+// browser next (a shared computer) must not find them after Sign Out or a session the server
+// ended, nor should a new login start from another person's: the checkout fills in the account's
+// own (its last order's, ShippingStep). The items stay, as a visitor's cart does (spec section 3).
+// A discount code (issue 32) may be one person's (a per-customer code, a newsletter's): it goes too.
+const startsAnotherSession = isAnyOf(logout, loggedIn);
+
+/** `state` with `changes`; `state` itself when they change nothing. To remove the code: withoutDiscountCode. */
+function update(state: CartState, changes: Partial<CartState>): CartState {
+  const same = (Object.keys(changes) as (keyof typeof changes)[]).every((key) => state[key] === changes[key]);
+  return same ? state : { ...state, ...changes };
+}
+
+/** `state` without a discount code: the key goes (the cart is stored as JSON); `state` itself when it has none. */
+function withoutDiscountCode(state: CartState): CartState {
+  if (!('discountCode' in state)) return state;
+  const next = { ...state };
+  delete next.discountCode;
+  return next;
+}
+
+/** `lines` with the one at `index` replaced by `line`, in a new list. */
+function replaceLine(lines: CartItem[], index: number, line: CartItem): CartItem[] {
+  return lines.map((other, i) => (i === index ? line : other));
+}
+
+function reducer(state: CartState = initialCartState, action: UnknownAction): CartState {
+  if (addToCart.match(action)) {
+    const item = action.payload;
+    if (item.countInStock < 1) return state;
+    const line = { ...item, qty: clampQty(item.qty, item.countInStock) };
+    const index = state.cartItems.findIndex((i) => isLine(i, item, action.meta.defaultVariant));
+    const cartItems = index >= 0 ? replaceLine(state.cartItems, index, line) : [...state.cartItems, line];
+    return { ...state, cartItems };
+  }
+  if (updateQty.match(action)) {
+    const index = state.cartItems.findIndex((i) => isLine(i, action.payload));
+    const line = state.cartItems[index];
+    if (line === undefined) return state;
+    const qty = clampQty(action.payload.qty, line.countInStock);
+    if (qty === line.qty) return state;
+    return { ...state, cartItems: replaceLine(state.cartItems, index, { ...line, qty }) };
+  }
+  if (removeFromCart.match(action)) {
+    const key = typeof action.payload === 'string' ? { product: action.payload } : action.payload;
+    return { ...state, cartItems: state.cartItems.filter((i) => !isLine(i, key)) };
+  }
+  if (clearCart.match(action)) return withoutDiscountCode({ ...state, cartItems: [] });
+  if (saveShippingAddress.match(action)) return update(state, { shippingAddress: action.payload });
+  if (resetShippingAddress.match(action)) return update(state, { shippingAddress: null });
+  if (savePaymentMethod.match(action)) return update(state, { paymentMethod: action.payload });
+  if (saveDiscountCode.match(action)) return update(state, { discountCode: action.payload });
+  if (removeDiscountCode.match(action)) return withoutDiscountCode(state);
+  if (startsAnotherSession(action)) {
+    return withoutDiscountCode(
+      update(state, { shippingAddress: null, paymentMethod: initialCartState.paymentMethod }),
+    );
+  }
+  return state;
+}
+
+export const selectCartItems = (state: { cart: CartState }) => state.cart.cartItems;
+
+/** Total quantity, shown on the header badge. */
+export const selectCartCount = (state: { cart: CartState }) =>
+  state.cart.cartItems.reduce((sum, i) => sum + i.qty, 0);
+
+export const cartSlice = {
   name: 'cart',
-  initialState: initialCartState,
-  reducers: {
-    /**
-     * Spec section 4: adding replaces the existing line of the same product (issue 31: and variant),
-     * otherwise appends. An item with no stock cannot be bought, so it is not added. `defaultVariant`,
-     * the product's default variant's id when the adder knows it, makes a line stored without a variant
-     * (before issue 31) the same line as that variant's.
-     */
-    addToCart: {
-      reducer(state, action: PayloadAction<CartItem, string, { defaultVariant?: string }>) {
-        const item = action.payload;
-        if (item.countInStock < 1) return;
-        const line = { ...item, qty: clampQty(item.qty, item.countInStock) };
-        const index = state.cartItems.findIndex((i) => isLine(i, item, action.meta.defaultVariant));
-        if (index >= 0) state.cartItems[index] = line;
-        else state.cartItems.push(line);
-      },
-      prepare: (item: CartItem, defaultVariant?: string) => ({ payload: item, meta: { defaultVariant } }),
-    },
-    /** The quantity of the line of `product` and `variant` (left out: the line without one). */
-    updateQty(state, action: PayloadAction<CartLineKey & { qty: number }>) {
-      const line = state.cartItems.find((i) => isLine(i, action.payload));
-      if (line) line.qty = clampQty(action.payload.qty, line.countInStock);
-    },
-    /** Spec section 4: remove deletes a line by product (issue 31: and variant; a bare id, the line without one). */
-    removeFromCart(state, action: PayloadAction<CartLineKey | string>) {
-      const key = typeof action.payload === 'string' ? { product: action.payload } : action.payload;
-      state.cartItems = state.cartItems.filter((i) => !isLine(i, key));
-    },
-    /** After a paid order: its code went with it (issue 32). */
-    clearCart(state) {
-      state.cartItems = [];
-      delete state.discountCode;
-    },
-    saveShippingAddress(state, action: PayloadAction<ShippingAddress>) {
-      state.shippingAddress = action.payload;
-    },
-    resetShippingAddress(state) {
-      state.shippingAddress = null;
-    },
-    savePaymentMethod(state, action: PayloadAction<PaymentMethod>) {
-      state.paymentMethod = action.payload;
-    },
-    saveDiscountCode(state, action: PayloadAction<string>) {
-      state.discountCode = action.payload;
-    },
-    removeDiscountCode(state) {
-      delete state.discountCode;
-    },
+  reducerPath: 'cart',
+  reducer,
+  actions: {
+    addToCart,
+    updateQty,
+    removeFromCart,
+    clearCart,
+    saveShippingAddress,
+    resetShippingAddress,
+    savePaymentMethod,
+    saveDiscountCode,
+    removeDiscountCode,
   },
-  extraReducers: (builder) => {
-    // Issue 30: the address and the payment method are the signed-in person's. Whoever uses the
-    // browser next (a shared computer) must not find them after Sign Out or a session the server
-    // ended, nor should a new login start from another person's: the checkout fills in the account's
-    // own (its last order's, ShippingStep). The items stay, as a visitor's cart does (spec section 3).
-    // A discount code (issue 32) may be one person's (a per-customer code, a newsletter's): it goes too.
-    builder.addMatcher(isAnyOf(logout, loggedIn), (state) => {
-      state.shippingAddress = null;
-      state.paymentMethod = initialCartState.paymentMethod;
-      delete state.discountCode;
-    });
-  },
-  selectors: {
-    selectCartItems: (state) => state.cartItems,
-    /** Total quantity, shown on the header badge. */
-    selectCartCount: (state) => state.cartItems.reduce((sum, i) => sum + i.qty, 0),
-  },
-});
-
-export const {
-  addToCart,
-  updateQty,
-  removeFromCart,
-  clearCart,
-  saveShippingAddress,
-  resetShippingAddress,
-  savePaymentMethod,
-  saveDiscountCode,
-  removeDiscountCode,
-} = cartSlice.actions;
-
-export const { selectCartItems, selectCartCount } = cartSlice.selectors;
+  selectors: { selectCartItems, selectCartCount },
+  getInitialState: () => initialCartState,
+} as const;

@@ -1,4 +1,4 @@
-import { createAction } from '@reduxjs/toolkit';
+import { createAction } from './actions';
 
 import type { Product } from '@pixel-vault/shared';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { compose, type Middleware } from 'redux';
 import * as persistConstants from 'redux-persist';
 import { makeCartItem } from '../test/factories';
 import { addToCart, removeFromCart, selectCartCount, updateQty } from './cartSlice';
@@ -6,7 +7,7 @@ import { openCart } from '../features/cart/cartPanelSlice';
 import { catalogApi } from '../features/catalog/api';
 import { persistConfig, startPersistence } from './persist';
 import { selectSessionRestored } from './sessionSlice';
-import { makeStore } from './store';
+import { dynamicMiddleware, makeStore } from './store';
 
 /** A store as main.tsx starts it, resolved once what the browser stored has been read back. */
 async function startStore() {
@@ -118,5 +119,135 @@ describe('a cart stored before variants (issue 31)', () => {
     store.dispatch(removeFromCart({ product: OLD_LINE.product, variant: undefined }));
     expect(store.getState().cart.cartItems.map((i) => i.variant)).toEqual(['v-boxed']);
     persistor.pause();
+  });
+});
+
+describe('the store (redux with what configureStore gave, issue 10)', () => {
+  it("gives thunks the store's dispatch, state and extra argument, and answers what they return", async () => {
+    const fetchFn = vi.fn<typeof fetch>();
+    const store = makeStore(undefined, { fetch: fetchFn });
+    const seen = store.dispatch((dispatch, getState, extra) => {
+      dispatch(openCart());
+      return { open: getState().cartPanel.isOpen, extra };
+    });
+    expect(seen).toEqual({ open: true, extra: { fetch: fetchFn } });
+    expect(makeStore().dispatch((_dispatch, _getState, extra) => extra)).toEqual({});
+    // An async thunk's promise is handed back as it is (RTK Query's and addItem's are).
+    await expect(store.dispatch(async () => 'done')).resolves.toBe('done');
+  });
+
+  it('starts from the state it is given, each part left out at its initial value', () => {
+    const item = makeCartItem();
+    const store = makeStore({ cart: { cartItems: [item], shippingAddress: null, paymentMethod: 'gift' } });
+    expect(store.getState().cart).toEqual({
+      cartItems: [item],
+      shippingAddress: null,
+      paymentMethod: 'gift',
+    });
+    expect(store.getState().cartPanel).toEqual({ isOpen: false });
+    expect(store.getState().auth).toEqual({ userInfo: null });
+  });
+
+  it('applies middleware added later to every store, those made before included, once per store', () => {
+    const before = makeStore();
+    const seenBy: unknown[] = [];
+    const applied = vi.fn<Middleware>((api) => (next) => (action) => {
+      if ((action as { type: string }).type === 'test/probe') seenBy.push(api.getState());
+      return next(action);
+    });
+    dynamicMiddleware.addMiddleware(applied);
+    dynamicMiddleware.addMiddleware(applied);
+    const after = makeStore();
+    before.dispatch({ type: 'test/probe' });
+    after.dispatch({ type: 'test/probe' });
+    before.dispatch({ type: 'test/probe' });
+    expect(seenBy).toEqual([before.getState(), after.getState(), before.getState()]);
+    expect(applied).toHaveBeenCalledTimes(2);
+  });
+
+  /** A store past its first action: RTK Query's middleware (this file imports the data layer) then tells the store it is there. */
+  function startedStore() {
+    const store = makeStore();
+    store.dispatch({ type: 'test/start' });
+    return store;
+  }
+
+  it("tells subscribers of RTK Query's batched actions once, at the next frame, and of others at once", async () => {
+    const store = startedStore();
+    const listener = vi.fn();
+    store.subscribe(listener);
+    const batched = (type: string) => ({ type, meta: { RTK_autoBatch: true } });
+    store.dispatch(batched('test/started'));
+    store.dispatch(batched('test/answered'));
+    expect(listener).not.toHaveBeenCalled();
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(listener).toHaveBeenCalledTimes(1);
+    store.dispatch(openCart());
+    expect(listener).toHaveBeenCalledTimes(2);
+    // An ordinary action after a batched one tells at once; the frame then has nothing left to tell.
+    store.dispatch(batched('test/started'));
+    store.dispatch(removeFromCart('nothing'));
+    expect(listener).toHaveBeenCalledTimes(3);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(listener).toHaveBeenCalledTimes(3);
+  });
+
+  it('stops telling a subscriber that unsubscribed, batched or not', async () => {
+    const store = startedStore();
+    const listener = vi.fn();
+    const unsubscribe = store.subscribe(listener);
+    store.dispatch({ type: 'test/started', meta: { RTK_autoBatch: true } });
+    unsubscribe();
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    store.dispatch(openCart());
+    expect(listener).not.toHaveBeenCalled();
+  });
+});
+
+describe('development checks (in development and tests only)', () => {
+  it('refuses state changed outside a reducer', () => {
+    const store = makeStore();
+    (store.getState().cartPanel as { isOpen: boolean }).isOpen = true;
+    expect(() => store.dispatch(openCart())).toThrow(/state mutation was detected between dispatches/);
+  });
+
+  it('warns of an action creator dispatched in place of its action', () => {
+    const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      makeStore().dispatch(openCart as never);
+      expect(warnings).toHaveBeenCalledWith(expect.stringContaining('cartPanel/openCart'));
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
+  it('reports a value that is not plain data in an action', () => {
+    const complaints = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      makeStore().dispatch({ type: 'test/withDate', payload: new Date(0) });
+      expect(complaints).toHaveBeenCalledWith(
+        expect.stringContaining('A non-serializable value was detected in an action'),
+        expect.anything(),
+        expect.anything(),
+        expect.anything(),
+        expect.anything(),
+        expect.anything(),
+      );
+    } finally {
+      complaints.mockRestore();
+    }
+  });
+
+  it('uses the Redux DevTools extension when the browser has it', () => {
+    const devToolsCompose = vi.fn(() => compose);
+    vi.stubGlobal('__REDUX_DEVTOOLS_EXTENSION_COMPOSE__', devToolsCompose);
+    try {
+      const store = makeStore();
+      expect(devToolsCompose).toHaveBeenCalledWith(expect.objectContaining({ trace: true }));
+      store.dispatch(openCart());
+      expect(store.getState().cartPanel.isOpen).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { useAppDispatch, useAppSelector } from '../hooks';
 import { openCart } from '../../features/cart/cartPanelSlice';
 import { selectCartCount } from '../cartSlice';
 import { Logo } from '../../ui/Logo';
+import { PixelIcon } from '../../ui/PixelIcon';
 import { useDismiss } from './useDismiss';
 import { useHideOnScroll } from './useHideOnScroll';
 import { loadCartPanel } from './lazyCartPanel';
@@ -20,18 +21,7 @@ function navClass({ isActive }: { isActive: boolean }) {
 
 function CartIcon() {
   return (
-    <svg
-      viewBox="0 0 16 16"
-      className="h-6 w-6"
-      shapeRendering="crispEdges"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path
-        fill="currentColor"
-        d="M0 2h3v1H0zM3 3h1v2H3zM4 5h11v1H4zM4 6h1v3H4zM14 6h1v1h-1zM13 7h1v2h-1zM5 9h9v1H5zM5 10h1v1H5zM5 11h9v1H5zM5 13h2v2H5zM11 13h2v2h-2z"
-      />
-    </svg>
+    <PixelIcon d="M0 2h3v1H0zM3 3h1v2H3zM4 5h11v1H4zM4 6h1v3H4zM14 6h1v1h-1zM13 7h1v2h-1zM5 9h9v1H5zM5 10h1v1H5zM5 11h9v1H5zM5 13h2v2H5zM11 13h2v2h-2z" />
   );
 }
 

@@ -4,6 +4,7 @@ import { categoryTitle, isCategory, type Category } from '@pixel-vault/shared';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { ProductListing } from './ProductListing';
 import { useListing } from './useListing';
+import { listingSearch } from './listing';
 
 export const SEARCH_DEBOUNCE_MS = 250;
 
@@ -26,6 +27,11 @@ export function CategoryPage({ category }: { category: Category }) {
   const { q } = control.listing;
   const search = control.search;
   const [text, setText] = useState(q);
+  // What the form sends besides the text before the app starts: the filters and sort chosen, as the
+  // app's own search keeps them (a new text starts at page 1).
+  const kept = [
+    ...new URLSearchParams(listingSearch({ ...control.listing, q: '', page: 1 }, { categoryInPath: true })),
+  ];
   // The URL can change under the box (back button, the header link): show what is searched.
   const [shownQ, setShownQ] = useState(q);
   if (q !== shownQ) {
@@ -54,6 +60,9 @@ export function CategoryPage({ category }: { category: Category }) {
             if (text.trim() !== q) search(text);
           }}
         >
+          {kept.map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
           <label htmlFor={searchId} className="sr-only">
             Search {heading}
           </label>

@@ -1,6 +1,7 @@
 import { Suspense, lazy, useEffect, useId, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { ListState, SuggestionKeys } from './SearchSuggestions';
+import { PixelIcon } from '../../ui/PixelIcon';
 
 /** The pause in typing after which the box asks for suggestions. */
 export const SUGGEST_DELAY_MS = 200;
@@ -19,20 +20,6 @@ const loadSuggestions = () => import('./SearchSuggestions');
 const SearchSuggestions = lazy(loadSuggestions);
 
 const CLOSED: ListState = { expanded: false };
-
-function PixelIcon({ d }: { d: string }) {
-  return (
-    <svg
-      viewBox="0 0 16 16"
-      className="h-6 w-6"
-      shapeRendering="crispEdges"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path fill="currentColor" d={d} />
-    </svg>
-  );
-}
 
 /**
  * The header's search (issue 33): a WAI-ARIA 1.2 combobox with a listbox of suggestions
