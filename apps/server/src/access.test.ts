@@ -16,6 +16,7 @@ type Caller = 'visitor' | 'customer' | 'otherCustomer' | 'admin';
 
 const DENIED: Record<Access, Record<Caller, number | null>> = {
   public: { visitor: null, customer: null, otherCustomer: null, admin: null },
+  'visitor-or-user': { visitor: null, customer: null, otherCustomer: null, admin: null },
   user: { visitor: 401, customer: null, otherCustomer: null, admin: null },
   admin: { visitor: 401, customer: 403, otherCustomer: 403, admin: null },
 };
@@ -44,6 +45,7 @@ const EXPECTED_ADMIN_ROUTES = [
   'DELETE /api/products/delete/:id',
   'PUT /api/products/:id/reviews/:reviewId/hide',
   'GET /api/reviews/admin/reviews',
+  'GET /api/alerts/admin/most-wanted',
 ];
 
 describe('access control of every /api route', () => {

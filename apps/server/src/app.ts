@@ -25,6 +25,7 @@ import { adminBackupRoutes, adminRoutes } from './modules/admin/admin.routes.js'
 import { createBackupService } from './modules/admin/admin.backup.js';
 import { createAdminService } from './modules/admin/admin.service.js';
 import { createProductsImportService } from './modules/admin/admin.import.js';
+import { createAlertsModule } from './modules/alerts/alerts.module.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { type AuditService, createAuditService } from './modules/audit/audit.service.js';
 import { type AuthService, createAuthService } from './modules/auth/auth.service.js';
@@ -86,6 +87,12 @@ export interface RateLimits {
   discountCodes: RateLimit;
   /** Wrong discount codes per address, whichever customer sends them. */
   discountCodesAddress: RateLimit;
+  /** A visitor's back-in-stock subscribes per e-mail, known or not, from any address (issue 34). */
+  alertSubscribe: RateLimit;
+  /** A visitor's back-in-stock subscribes per address, whatever e-mails they name. */
+  alertSubscribeAddress: RateLimit;
+  /** Failed alert confirmation and unsubscribe links (unknown, used up, expired) per address. */
+  alertTokensAddress: RateLimit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -101,6 +108,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   reviews: { max: 20, windowMs: 60 * 60_000 },
   discountCodes: { max: 10, windowMs: 15 * 60_000 },
   discountCodesAddress: { max: 30, windowMs: 15 * 60_000 },
+  alertSubscribe: { max: 10, windowMs: 60 * 60_000 },
+  alertSubscribeAddress: { max: 30, windowMs: 60 * 60_000 },
+  alertTokensAddress: { max: 10, windowMs: 15 * 60_000 },
 };
 
 export interface AppDeps {
@@ -329,6 +339,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Issue 34: the logged-in shopper's cart and wishlist, priced from the same sale book.
   const cart = createCartModule({ db, sales: promotions.sales, publicUrl, clock: deps.clock });
   const wishlist = createWishlistModule({ db, sales: promotions.sales, publicUrl, clock: deps.clock });
+  // Issue 34: back-in-stock alerts (mailed by the database on every restock: migration 0025).
+  const alerts = createAlertsModule({ db, mailer: deps.mailer, limiter, limits, config, clock: deps.clock });
   const orders = createOrdersService({
     db,
     codes: promotions.service,
@@ -427,6 +439,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await promotions.register(app, orders.quote);
   await cart.register(app);
   await wishlist.register(app);
+  await alerts.register(app);
   await app.register(paymentsRoutes, {
     payments: services.payments,
     refunds: services.refunds,

@@ -22,3 +22,4 @@ export * from './countries.js';
 export * from './schemas/promotions.js';
 export * from './schemas/cart.js';
 export * from './schemas/wishlist.js';
+export * from './schemas/alerts.js';

@@ -2,8 +2,12 @@ import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestHookHandle
 import { NOT_AUTHORIZED, type SessionEndCode } from '@pixel-vault/shared';
 import { AppError } from './errors.js';
 
-/** Who may call a route. Declared on every /api route; checked in one place (installAccessControl). */
-export type Access = 'public' | 'user' | 'admin';
+/**
+ * Who may call a route. Declared on every /api route; checked in one place (installAccessControl).
+ * 'visitor-or-user': anyone, and a caller who sends a bearer token is that user (an invalid one is a
+ * 401, as on 'user' routes): for a call a visitor and a logged-in shopper both make (issue 34's alerts).
+ */
+export type Access = 'public' | 'visitor-or-user' | 'user' | 'admin';
 
 export interface AuthUser {
   id: string;
@@ -20,7 +24,10 @@ declare module 'fastify' {
     access?: Access;
   }
   interface FastifyRequest {
-    /** Set for 'user' and 'admin' routes once the bearer token checked out; null elsewhere. */
+    /**
+     * Set for 'user' and 'admin' routes once the bearer token checked out, and for 'visitor-or-user'
+     * routes when one was sent; null elsewhere.
+     */
     user: AuthUser | null;
   }
   interface FastifyInstance {
@@ -71,11 +78,14 @@ export function installAccessControl(app: FastifyInstance, authenticate: Authent
 
   /** Callback style: a refusal without a token is answered without a promise. */
   const guard =
-    (access: 'user' | 'admin'): onRequestHookHandler =>
+    (access: 'visitor-or-user' | 'user' | 'admin'): onRequestHookHandler =>
     (request, reply, done) => {
       // Someone's own data: never kept by a shared cache (a route may still choose otherwise).
       reply.header('cache-control', 'private, no-store');
-      const token = bearerToken(request.headers.authorization);
+      const header = request.headers.authorization;
+      // A visitor sends no Authorization header at all; one that is sent must be a valid token.
+      if (access === 'visitor-or-user' && (header === undefined || header === '')) return done();
+      const token = bearerToken(header);
       if (!token) return done(notAuthorized());
       authenticate(token).then((user) => {
         if (access === 'admin' && !user.isAdmin) return done(adminOnly());
@@ -83,21 +93,25 @@ export function installAccessControl(app: FastifyInstance, authenticate: Authent
         done();
       }, done);
     };
-  const guards = { user: guard('user'), admin: guard('admin') };
+  const guards = {
+    'visitor-or-user': guard('visitor-or-user'),
+    user: guard('user'),
+    admin: guard('admin'),
+  };
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const access = route.config?.access;
     if (route.url.startsWith('/api')) {
-      if (access !== 'public' && access !== 'user' && access !== 'admin') {
+      if (access !== 'public' && access !== 'visitor-or-user' && access !== 'user' && access !== 'admin') {
         throw new Error(
-          `Route ${String(route.method)} ${route.url} must declare config.access ('public' | 'user' | 'admin')`,
+          `Route ${String(route.method)} ${route.url} must declare config.access ('public' | 'visitor-or-user' | 'user' | 'admin')`,
         );
       }
       for (const method of [route.method].flat()) {
         if (method !== 'HEAD') table.push({ method, url: route.url, access });
       }
     }
-    if (access === 'user' || access === 'admin') {
+    if (access === 'visitor-or-user' || access === 'user' || access === 'admin') {
       // After the app's and the scope's hooks (security headers, CORS), before the route's own (rate
       // limits): where the app-wide hook it replaces ran.
       route.onRequest = [guards[access], ...[route.onRequest ?? []].flat()];

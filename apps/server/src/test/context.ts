@@ -53,6 +53,9 @@ export const NO_RATE_LIMITS: RateLimits = {
   reviews: UNLIMITED,
   discountCodes: UNLIMITED,
   discountCodesAddress: UNLIMITED,
+  alertSubscribe: UNLIMITED,
+  alertSubscribeAddress: UNLIMITED,
+  alertTokensAddress: UNLIMITED,
 };
 
 export interface TestContext {

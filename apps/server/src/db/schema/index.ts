@@ -10,3 +10,4 @@ export * from './limits.js';
 export * from './promotions.js';
 export * from './cart.js';
 export * from './wishlist.js';
+export * from './alerts.js';

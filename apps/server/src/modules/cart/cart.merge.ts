@@ -90,8 +90,11 @@ export function resolveLines(wanted: readonly WantedLine[], catalogue: Catalogue
   return { lines: [...lines.values()], dropped: [...dropped.values()] };
 }
 
-/** The variant a line names (or, naming none, the product's only one), or why there is none. */
-function variantFor(
+/**
+ * The variant a line names (or, naming none, the product's only one), or why there is none. Also the
+ * rule of a back-in-stock alert's variant (modules/alerts), so both name the same one.
+ */
+export function variantFor(
   product: CatalogueProduct | undefined,
   variantId: string | null,
 ): CatalogueVariant | CartDropReason {

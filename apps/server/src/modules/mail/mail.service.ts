@@ -9,6 +9,8 @@ export interface NewMail {
   /** Every piece of user text in it must have gone through escapeHtml. */
   html?: string;
   replyTo?: string;
+  /** Extra headers (List-Unsubscribe, ...); names mail.transport.ts does not allow are not sent. */
+  headers?: Record<string, string>;
 }
 
 /** Header values are single lines: a newline in user text must not start a new header. */
@@ -38,6 +40,7 @@ export function outboxInsert(tx: Executor, mail: NewMail, id?: string) {
     textBody: mail.text,
     htmlBody: mail.html ?? null,
     replyTo: mail.replyTo ?? null,
+    headers: mail.headers ?? null,
   });
 }
 
@@ -53,8 +56,9 @@ export async function enqueueMailToUser(
 ): Promise<boolean> {
   const rows = await queryRows<{ id: string }>(
     tx,
-    sql`insert into ${mailOutbox} (to_address, subject, text_body, html_body, reply_to)
-        select ${users.email}, ${oneLine(mail.subject)}, ${mail.text}, ${mail.html ?? null}, ${mail.replyTo ?? null}
+    sql`insert into ${mailOutbox} (to_address, subject, text_body, html_body, reply_to, headers)
+        select ${users.email}, ${oneLine(mail.subject)}, ${mail.text}, ${mail.html ?? null}, ${mail.replyTo ?? null},
+          ${mail.headers ? JSON.stringify(mail.headers) : null}::jsonb
         from ${users} where ${users.id} = ${userId}
         returning id`,
   );

@@ -1,71 +1,19 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../db/schema/index.js';
 import { escapeHtml } from '../../lib/html.js';
 import { type TestContext, createMemoryTransport, createTestContext } from '../../test/context.js';
+import { decodeQuotedPrintable, startSmtp } from '../../test/smtp.js';
 import { enqueueMail } from './mail.service.js';
 import { createFileTransport, createSmtpTransport } from './mail.transport.js';
 import { MAIL_MAX_ATTEMPTS, backoffMs, createMailWorker } from './mail.worker.js';
 
 const log = pino({ level: 'silent' });
 const FROM = 'Pixel Vault <no-reply@pixelvault.local>';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on a random loopback port; `rejectNext` makes it refuse that many messages. */
-async function startSmtp() {
-  const received: Received[] = [];
-  const state = { rejectNext: 0 };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if (state.rejectNext > 0) {
-          state.rejectNext -= 1;
-          const error = new Error('Mailbox busy, try later') as Error & { responseCode: number };
-          error.responseCode = 451;
-          callback(error);
-          return;
-        }
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    state,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Undoes quoted-printable soft line breaks and escapes so assertions can read the bodies. */
-function decodeQuotedPrintable(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 describe('mail outbox worker', () => {
   let ctx: TestContext;
@@ -120,6 +68,39 @@ describe('mail outbox worker', () => {
     // Sent is final: draining again sends nothing.
     expect(await worker.drainOnce()).toEqual({ sent: 0, retrying: 0, failed: 0 });
     expect(smtp.received).toHaveLength(1);
+  });
+
+  it('sends the extra headers a row keeps, never one that would name a recipient or break a line', async () => {
+    // Written as the database would hold anything (the alert trigger writes this column from SQL).
+    const [row] = await ctx.db
+      .insert(mailOutbox)
+      .values({
+        toAddress: 'fan@example.com',
+        subject: 'With headers',
+        textBody: 'body',
+        headers: {
+          'List-Unsubscribe': '<https://shop.example/api/alerts/unsubscribe/abc>',
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          Bcc: 'spy@example.com',
+          'X-Broken': 'a\r\nBcc: spy@example.com',
+          'Bad Name': 'x',
+          'X-Number': 12 as unknown as string,
+        },
+      })
+      .returning({ id: mailOutbox.id });
+    const worker = createMailWorker({ db: ctx.db, transport: createSmtpTransport(smtp.url, FROM), log });
+    expect(await worker.drainOnce()).toEqual({ sent: 1, retrying: 0, failed: 0 });
+    const [message] = smtp.received;
+    expect(message?.to).toEqual(['fan@example.com']);
+    const raw = message?.raw ?? '';
+    const headers = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
+    expect(headers).toMatch(
+      /^List-Unsubscribe: <https:\/\/shop\.example\/api\/alerts\/unsubscribe\/abc>\r?$/m,
+    );
+    expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+    expect(headers).toContain(`Message-ID: <${row?.id}@pixelvault.mail>`);
+    expect(raw).not.toContain('spy@example.com');
+    expect(headers).not.toMatch(/^(Bcc|X-Broken|Bad Name|X-Number):/im);
   });
 
   it('retries with a backoff after the SMTP server refuses, then delivers exactly once', async () => {

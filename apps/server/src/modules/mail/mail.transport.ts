@@ -10,6 +10,8 @@ export interface OutgoingMail {
   text: string;
   html: string | null;
   replyTo: string | null;
+  /** Extra headers as the outbox row keeps them (issue 34: List-Unsubscribe); see extraHeaders. */
+  headers?: Record<string, string> | null;
 }
 
 export interface MailTransport {
@@ -18,7 +20,41 @@ export interface MailTransport {
   close(): void;
 }
 
+/** Headers a mail may never set for itself: nodemailer writes them from the mail's own fields. */
+const OWN_HEADERS = new Set([
+  'bcc',
+  'cc',
+  'content-transfer-encoding',
+  'content-type',
+  'date',
+  'from',
+  'message-id',
+  'mime-version',
+  'reply-to',
+  'return-path',
+  'sender',
+  'subject',
+  'to',
+]);
+
+/**
+ * The extra headers of an outbox row that are sent: plain names (letters, digits, dashes) other than
+ * the ones the mail's fields make, string values on one line. Anything else is left out, so a row can
+ * never add a recipient or start a header of its own with a line break.
+ */
+export function extraHeaders(headers: OutgoingMail['headers']): Record<string, string> {
+  const sent: Record<string, string> = {};
+  if (!headers || typeof headers !== 'object') return sent;
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^[A-Za-z][A-Za-z0-9-]{0,75}$/.test(name) || OWN_HEADERS.has(name.toLowerCase())) continue;
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value) || value.length > 2000) continue;
+    sent[name] = value;
+  }
+  return sent;
+}
+
 function toNodemailer(mail: OutgoingMail, from: string) {
+  const headers = extraHeaders(mail.headers);
   return {
     from,
     to: mail.to,
@@ -27,6 +63,7 @@ function toNodemailer(mail: OutgoingMail, from: string) {
     ...(mail.html ? { html: mail.html } : {}),
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     messageId: `<${mail.id}@pixelvault.mail>`,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
   };
 }
 

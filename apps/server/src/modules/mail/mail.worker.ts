@@ -145,6 +145,7 @@ export function createMailWorker({
             text: row.textBody,
             html: row.htmlBody,
             replyTo: row.replyTo,
+            headers: row.headers,
           });
         } catch (error) {
           failure = { error };
