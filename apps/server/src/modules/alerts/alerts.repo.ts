@@ -9,7 +9,6 @@ import {
   stockAlerts,
   users,
 } from '../../db/schema/index.js';
-import type { CatalogueProduct, CatalogueVariant } from '../cart/cart.merge.js';
 
 // The only file of the alerts module that speaks Drizzle (issue 34).
 
@@ -18,30 +17,6 @@ const outerProduct = sql`${products}.${sql.identifier(products.id.name)}`;
 const firstImage = sql<string>`coalesce((
     select i.url from ${productImages} i where i.product_id = ${outerProduct} order by i.position limit 1
   ), '')`;
-
-/** A product as the cart's variant rule reads it (cart.merge.ts variantFor); undefined: no such id. */
-export async function productForAlert(
-  ex: Executor,
-  productId: string,
-): Promise<CatalogueProduct | undefined> {
-  const [row] = await ex
-    .select({
-      id: products.id,
-      name: products.name,
-      category: products.category,
-      options: products.options,
-      deleted: sql<boolean>`${products.deletedAt} is not null`,
-      image: firstImage,
-      variants: sql<CatalogueVariant[]>`coalesce((
-          select json_agg(json_build_object('id', v.id, 'position', v.position, 'options', v.options,
-            'priceCents', v.price_cents, 'stock', v.stock) order by v.position)
-          from ${productVariants} v where v.product_id = ${outerProduct} and v.archived_at is null
-        ), '[]'::json)`,
-    })
-    .from(products)
-    .where(eq(products.id, productId));
-  return row;
-}
 
 export interface VariantState {
   stock: number;
@@ -64,16 +39,6 @@ export async function lockVariant(tx: Transaction, variantId: string): Promise<V
         for share of v`,
   );
   return row ? { stock: Number(row.stock), gone: row.gone } : undefined;
-}
-
-/** The user's row lock (NO KEY UPDATE, as the wishlist's): their subscribes run one at a time. */
-export async function lockUser(tx: Transaction, userId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.id, userId))
-    .for('no key update');
-  return row !== undefined;
 }
 
 /** The user's open alert for the variant, if any, and how many alerts they wait on. */

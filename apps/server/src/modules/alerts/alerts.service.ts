@@ -26,14 +26,14 @@ import {
   confirmAlert,
   deleteUserAlert,
   insertUserAlert,
-  lockUser,
   lockVariant,
   mostWanted,
-  productForAlert,
   unsubscribeByHash,
   upsertVisitorAlert,
   userAlertState,
 } from './alerts.repo.js';
+import { lockUser } from '../users/users.lock.js';
+import { catalogueOf } from '../cart/cart.repo.js';
 
 /**
  * Issue 34: back-in-stock alerts (docs/back-in-stock.md). This service subscribes, confirms and
@@ -109,7 +109,7 @@ export function createAlertsService({
   }
 
   const resolve = async (body: { product: string; variant?: string | null | undefined }) =>
-    chosenVariant(await productForAlert(db, body.product.toLowerCase()), body.variant);
+    chosenVariant((await catalogueOf(db, [body.product])).get(body.product.toLowerCase()), body.variant);
 
   return {
     async subscribeUser(user, body, base) {

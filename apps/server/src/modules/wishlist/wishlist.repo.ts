@@ -5,7 +5,6 @@ import {
   productImages,
   productVariants,
   products,
-  users,
   wishlistItems,
 } from '../../db/schema/index.js';
 
@@ -52,19 +51,6 @@ export async function wishedProducts(ex: Executor, userId: string): Promise<Wish
     priceCents: row.priceCents === null ? null : Number(row.priceCents),
     stock: Number(row.stock),
   }));
-}
-
-/**
- * Takes the user's row lock (NO KEY UPDATE: rows that only reference the user do not wait), so two adds
- * at once cannot both slip under the limit. False when the account is gone.
- */
-export async function lockUser(tx: Transaction, userId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.id, userId))
-    .for('no key update');
-  return row !== undefined;
 }
 
 /**

@@ -4,7 +4,8 @@ import { type AuthUser, notAuthorized } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { PublicUrlOf } from '../../lib/urls.js';
 import { type SaleBook, type Sales, priceUnder } from '../promotions/promotions.sales.js';
-import { addWish, lockUser, removeWish, wishState, wishedProducts } from './wishlist.repo.js';
+import { addWish, removeWish, wishState, wishedProducts } from './wishlist.repo.js';
+import { lockUser } from '../users/users.lock.js';
 
 /**
  * Issue 34: the products a logged-in shopper keeps for later. Every answer is the whole list, newest
