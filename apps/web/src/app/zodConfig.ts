@@ -6,5 +6,7 @@
  * it is set here, first thing in the browser's start, without importing zod (it is not in the first
  * download). The server, whose render shares its process's globals, keeps the compiled parsers.
  */
-const global = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
-global.__zod_globalConfig = { ...global.__zod_globalConfig, jitless: true };
+const zodGlobal = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true };
+
+export {};
