@@ -12,7 +12,8 @@ import {
 /**
  * Issue 30: two people on one browser (a shared computer). Nothing of the first is left for the second
  * after Sign Out: no name, no address, no payment method, no orders, in the page or in localStorage.
- * The cart stays, as a visitor's does. Then a session an admin ends: the login page says why.
+ * Issue 34: the cart is the account's, kept on the server: it leaves the browser at Sign Out and comes
+ * back at the next login. Then a session an admin ends: the login page says why.
  */
 
 interface Address {
@@ -162,7 +163,8 @@ test('two accounts on one browser: nothing of the first is left for the second a
 
   await signOut(page, 'Alice Privacy');
 
-  // The browser's copy forgets her too (written a moment after the change); the cart item stays.
+  // The browser's copy forgets her too (written a moment after the change), her cart included: it
+  // stays in her account (issue 34).
   await expect
     .poll(async () => {
       const { auth, cart } = await stored(page);
@@ -173,8 +175,8 @@ test('two accounts on one browser: nothing of the first is left for the second a
   for (const personal of [aliceEmail, 'Alice Privacy', ALICE_ADDRESS.address]) {
     expect(afterSignOut.raw).not.toContain(personal);
   }
-  expect(afterSignOut.cart?.cartItems).toHaveLength(1);
-  await expect(page.getByRole('button', { name: 'Open cart, 1 item' })).toBeVisible();
+  await expect.poll(async () => (await stored(page)).cart?.cartItems).toHaveLength(0);
+  await expect(page.getByRole('button', { name: 'Open cart, 0 items' })).toBeVisible();
 
   // --- Bob, an account of his own, logs in on the same browser.
   const bob = { email: uniqueEmail('bob'), password: 'second-shopper-1', name: 'Bob Second' };
@@ -183,7 +185,9 @@ test('two accounts on one browser: nothing of the first is left for the second a
   await logIn(page, bob.email, bob.password, 'Bob Second');
   await expect(page.getByRole('button', { name: /Alice/ })).toHaveCount(0);
 
-  // The cart is still there; the checkout starts empty (Bob has no order to take an address from).
+  // Alice's cart is not his; his checkout starts empty (Bob has no order to take an address from).
+  await expect(page.getByRole('button', { name: 'Open cart, 0 items' })).toBeVisible();
+  await addToCart(page, product!);
   expect(await checkoutFromCart(page)).toEqual([]);
   for (const label of ['Address', 'City', 'Postal Code']) {
     await expect(shippingField(page, label)).toHaveValue('');
@@ -204,7 +208,8 @@ test('two accounts on one browser: nothing of the first is left for the second a
 
   await signOut(page, 'Bob Second');
 
-  // --- Alice again: her checkout starts from her own last order's address, not Bob's.
+  // --- Alice again: her cart is back from her account, and her checkout starts from her own last
+  // order's address, not Bob's.
   await logIn(page, aliceEmail, 'shopper-journey-1', 'Alice Privacy');
   await checkoutFromCart(page);
   await expect(shippingField(page, 'Address')).toHaveValue(ALICE_ADDRESS.address);
@@ -230,7 +235,7 @@ test('two accounts on one browser: nothing of the first is left for the second a
   await expect(page.getByRole('link', { name: 'contact us' })).toHaveAttribute('href', '/contact');
   await expect(page.getByRole('link', { name: 'Login' })).toBeVisible();
   await expect.poll(async () => (await stored(page)).raw).not.toContain(aliceEmail);
-  await expect(page.getByRole('button', { name: 'Open cart, 1 item' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Open cart, 0 items' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
   // The refused calls are the only errors (the browser logs each 401).

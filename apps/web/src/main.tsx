@@ -10,7 +10,8 @@ import { AppRoutes, preloadPage } from './app/router';
 import { restoring } from './app/sessionSlice';
 import { SSR_STATE_ID, serverAnswers, type ServerState } from './app/ssrState';
 import { handOverFavourites } from './features/catalog/favourites';
-import { makeStore, type AppStore, type RootState } from './app/store';
+import { dynamicMiddleware, makeStore, type AppStore, type RootState } from './app/store';
+import { cartSyncMiddleware } from './app/cartSyncLoader';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('No #root element in index.html');
@@ -24,6 +25,13 @@ interface AppProps {
   serverState?: RootState;
   /** Called once the routed page reacts (app/ready.tsx). */
   onReady?: () => void;
+}
+
+/** The browser's store: with the cart that follows a logged-in shopper's account (issue 34). */
+function makeBrowserStore(): AppStore {
+  const store = makeStore();
+  dynamicMiddleware.addMiddleware(cartSyncMiddleware(store));
+  return store;
 }
 
 const nothing = () => {};
@@ -55,7 +63,7 @@ function App({ store, serverState, onReady = nothing }: AppProps) {
  * overwritten by the stored cart).
  */
 async function hydrate(container: HTMLElement, server: ServerState) {
-  const store = makeStore();
+  const store = makeBrowserStore();
   store.dispatch(restoring());
   // The replay of what was done before (issue 29) is a chunk of its own: the first download stays
   // under its 100 kB (issue 10), and this one comes beside the page's code.
@@ -91,7 +99,7 @@ async function hydrate(container: HTMLElement, server: ServerState) {
  * arrived: drawn once, with no "Loading page" that the page then pushes the footer away from.
  */
 async function draw(container: HTMLElement) {
-  const store = makeStore();
+  const store = makeBrowserStore();
   await Promise.all([
     startPersistence(store).catch((error: unknown) =>
       console.error('Could not restore the stored session', error),

@@ -62,7 +62,7 @@ export const api = createApi({
   // A page rendered on the server hands its answers over (app/ssrState.ts): no second fetch. Only its
   // queries, mutations and provided tags are read back, which is what the server sends.
   extractRehydrationInfo: (action) => (isServerAnswers(action) ? (action.payload as never) : undefined),
-  tagTypes: ['Product', 'Order', 'User', 'GiftCard', 'Review'],
+  tagTypes: ['Product', 'Order', 'User', 'GiftCard', 'Review', 'Wishlist', 'Alert'],
   endpoints: () => ({}),
 });
 

@@ -22,6 +22,14 @@ export interface CartItem {
   price: number;
   countInStock: number;
   qty: number;
+  /**
+   * Issue 34, a logged-in shopper's lines as the server answered them (app/cartSync.ts): the price when
+   * the line was first added, whether it differs from `price` now, and whether fewer than `qty` are in
+   * stock. Absent on a visitor's lines and on a line changed since the server's last answer.
+   */
+  addedPrice?: number;
+  priceChanged?: boolean;
+  stockShort?: boolean;
 }
 
 /** What tells one cart line from another: the product and its variant (issue 31). */
@@ -85,6 +93,12 @@ export const updateQty = createAction<CartLineKey & { qty: number }>('cart/updat
 /** Spec section 4: remove deletes a line by product (issue 31: and variant; a bare id, the line without one). */
 export const removeFromCart = createAction<CartLineKey | string>('cart/removeFromCart');
 
+/**
+ * Issue 34: the lines of a logged-in shopper's cart as the server answered them (after the merge at
+ * login, a save, or a reload): they replace the local ones, with the server's names, prices and stock.
+ */
+export const cartFromServer = createAction<CartItem[]>('cart/cartFromServer');
+
 /** After a paid order: its code went with it (issue 32). */
 export const clearCart = createAction('cart/clearCart');
 
@@ -97,7 +111,9 @@ export const removeDiscountCode = createAction('cart/removeDiscountCode');
 // Issue 30: the address and the payment method are the signed-in person's. Whoever uses the
 // browser next (a shared computer) must not find them after Sign Out or a session the server
 // ended, nor should a new login start from another person's: the checkout fills in the account's
-// own (its last order's, ShippingStep). The items stay, as a visitor's cart does (spec section 3).
+// own (its last order's, ShippingStep). The items stay here, as a visitor's cart does (spec section 3);
+// a logged-in shopper's leave the browser at logout and stay in the account (issue 34,
+// app/cartSyncLoader.ts).
 // A discount code (issue 32) may be one person's (a per-customer code, a newsletter's): it goes too.
 const startsAnotherSession = isAnyOf(logout, loggedIn);
 
@@ -141,6 +157,7 @@ function reducer(state: CartState = initialCartState, action: UnknownAction): Ca
     const key = typeof action.payload === 'string' ? { product: action.payload } : action.payload;
     return { ...state, cartItems: state.cartItems.filter((i) => !isLine(i, key)) };
   }
+  if (cartFromServer.match(action)) return { ...state, cartItems: action.payload };
   if (clearCart.match(action)) return withoutDiscountCode({ ...state, cartItems: [] });
   if (saveShippingAddress.match(action)) return update(state, { shippingAddress: action.payload });
   if (resetShippingAddress.match(action)) return update(state, { shippingAddress: null });
@@ -170,6 +187,7 @@ export const cartSlice = {
     updateQty,
     removeFromCart,
     clearCart,
+    cartFromServer,
     saveShippingAddress,
     resetShippingAddress,
     savePaymentMethod,

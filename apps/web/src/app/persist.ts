@@ -6,6 +6,7 @@ import { PERSIST_KEY, PERSIST_TIMEOUT_MS, PERSIST_VERSION } from '@pixel-vault/s
 import { API_REDUCER_PATH } from './apiCommon';
 import { cartPanelSlice } from '../features/cart/cartPanelSlice';
 import { restored, restoring, sessionSlice } from './sessionSlice';
+import { wishlistSlice } from './wishlistSlice';
 import { rootReducer, type AppStore, type RootState } from './store';
 
 /** Spec section 4: key root (stored as persist:root), version 1, 5000 ms rehydration time-out. */
@@ -16,7 +17,13 @@ export const persistConfig: PersistConfig<RootState> = {
   storage,
   // Server data is cached by RTK Query and refetched; only what the user owns is persisted.
   // Whether the cart panel is open is UI state: a refresh must not reopen it; nor is the session flag.
-  blacklist: [API_REDUCER_PATH, cartPanelSlice.reducerPath, sessionSlice.reducerPath],
+  // The wishlist's hearts (issue 34) are read from the server for each session.
+  blacklist: [
+    API_REDUCER_PATH,
+    cartPanelSlice.reducerPath,
+    sessionSlice.reducerPath,
+    wishlistSlice.reducerPath,
+  ],
 };
 
 /**

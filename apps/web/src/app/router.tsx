@@ -51,6 +51,11 @@ const ResetPasswordPage = lazyPage(() =>
   import('../features/account/ResetPasswordPage').then((m) => m.default),
 );
 const AccountPage = lazyPage(() => import('../features/account/AccountPage').then((m) => m.default));
+const WishlistPage = lazyPage(() => import('./pages/WishlistPage').then((m) => m.default));
+const AlertConfirmPage = lazyPage(() => import('../features/alerts/AlertConfirmPage').then((m) => m.default));
+const AlertUnsubscribePage = lazyPage(() =>
+  import('../features/alerts/AlertUnsubscribePage').then((m) => m.default),
+);
 const ContactPage = lazyPage(() => import('../features/contact/ContactPage').then((m) => m.default));
 const CreditsPage = lazyPage(() => import('../features/about/CreditsPage').then((m) => m.default));
 const AboutPage = lazyPage(() => import('../features/about/AboutPage').then((m) => m.default));
@@ -69,6 +74,7 @@ const BY_FIRST_PART: Record<string, { preload(): Promise<unknown> } | undefined>
   'forgot-password': ForgotPasswordPage,
   'reset-password': ResetPasswordPage,
   account: AccountPage,
+  wishlist: WishlistPage,
   contact: ContactPage,
   credits: CreditsPage,
   about: AboutPage,
@@ -218,6 +224,17 @@ export function AppRoutes() {
             </RequireAuth>
           }
         />
+        <Route
+          path="wishlist"
+          element={
+            <RequireAuth>
+              <WishlistPage />
+            </RequireAuth>
+          }
+        />
+        {/* Issue 34: the links of the alert mails; anyone may open them. */}
+        <Route path="alerts/confirm/:token" element={<AlertConfirmPage />} />
+        <Route path="alerts/unsubscribe/:token" element={<AlertUnsubscribePage />} />
         <Route
           path="contact"
           element={

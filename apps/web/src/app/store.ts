@@ -20,6 +20,7 @@ import { authSlice } from '../features/account/authSlice';
 import { cartSlice } from './cartSlice';
 import { cartPanelSlice } from '../features/cart/cartPanelSlice';
 import { sessionSlice } from './sessionSlice';
+import { wishlistSlice } from './wishlistSlice';
 
 /**
  * Redux Toolkit, for its development checks (makeStore), in development and tests only: undefined in the
@@ -35,6 +36,7 @@ const staticReducers = {
   [cartSlice.reducerPath]: cartSlice.reducer,
   [cartPanelSlice.reducerPath]: cartPanelSlice.reducer,
   [sessionSlice.reducerPath]: sessionSlice.reducer,
+  [wishlistSlice.reducerPath]: wishlistSlice.reducer,
 };
 type StaticState = { [K in keyof typeof staticReducers]: ReturnType<(typeof staticReducers)[K]> };
 

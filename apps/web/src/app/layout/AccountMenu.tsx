@@ -54,8 +54,8 @@ function useShowsWhole(ref: RefObject<HTMLElement | null>, text: string): boolea
 }
 
 /**
- * The logged-in visitor's menu in the header: My Account (issue 11), My Orders, Admin Portal (admins),
- * Sign Out.
+ * The logged-in visitor's menu in the header: My Account (issue 11), My Orders, Wishlist (issue 34),
+ * Admin Portal (admins), Sign Out.
  */
 export default function AccountMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
   const dispatch = useAppDispatch();
@@ -75,7 +75,8 @@ export default function AccountMenu({ name, isAdmin }: { name: string; isAdmin: 
   function signOut() {
     setOpen(false);
     // The data layer forgets that user's cached answers itself (app/api.ts, resetOnLogout); the cart
-    // forgets their address and payment method but keeps the items (app/cartSlice.ts, issue 30).
+    // forgets their address and payment method (app/cartSlice.ts, issue 30), and its items, which stay
+    // in the account for the next login (app/cartSyncLoader.ts, issue 34).
     dispatch(logout());
     void navigate('/');
   }
@@ -114,6 +115,11 @@ export default function AccountMenu({ name, isAdmin }: { name: string; isAdmin: 
           <li>
             <Link to="/order-history" className="menu-item" onClick={() => setOpen(false)}>
               My Orders
+            </Link>
+          </li>
+          <li>
+            <Link to="/wishlist" className="menu-item" onClick={() => setOpen(false)}>
+              Wishlist
             </Link>
           </li>
           {isAdmin && (

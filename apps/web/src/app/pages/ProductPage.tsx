@@ -2,7 +2,12 @@ import { Suspense, lazy, useCallback } from 'react';
 import type { Product } from '@pixel-vault/shared';
 import { addItem } from '../../features/cart/addItem';
 import { openCart } from '../../features/cart/cartPanelSlice';
-import { type AddToCart, ProductPage as CatalogProductPage } from '../../features/catalog/ProductPage';
+import {
+  type AddToCart,
+  type NotifyMeSlot,
+  ProductPage as CatalogProductPage,
+} from '../../features/catalog/ProductPage';
+import { NotifyMe } from '../../features/alerts/NotifyMe';
 import { ReviewsLoading, ReviewsShell } from '../../features/reviews/ReviewsShell';
 import { useAppDispatch } from '../hooks';
 import { useHydrated } from '../../ui/useHydrated';
@@ -35,6 +40,23 @@ function Reviews({ product }: { product: Product }) {
 
 const reviews = (product: Product) => <Reviews product={product} />;
 
+/** Issue 34: the alerts feature's "Notify me when it is back", drawn by the browser (it depends on who is logged in). */
+function NotifyMeOnceHydrated({ product, variantId }: { product: Product; variantId: string | undefined }) {
+  const hydrated = useHydrated();
+  return hydrated ? (
+    <NotifyMe
+      key={`${product._id}:${variantId ?? ''}`}
+      productId={product._id}
+      variantId={variantId}
+      name={product.productName}
+    />
+  ) : null;
+}
+
+const notifyMe: NotifyMeSlot = (product, variantId) => (
+  <NotifyMeOnceHydrated product={product} variantId={variantId} />
+);
+
 /**
  * The cart feature's add (the product read again for its price and stock; issue 31: its chosen
  * variant's), then its panel opened.
@@ -54,9 +76,9 @@ function useAddToCart(): AddToCart {
 
 /**
  * /shop/:category/product/:id (spec section 2): the catalogue's product page with the reviews feature's
- * block under it and the cart feature's 'Add to Cart'. Composed here: features don't import each other.
+ * block under it, the cart feature's 'Add to Cart' and the alerts feature's "Notify me when it is back". Composed here: features don't import each other.
  */
 export function ProductPage() {
   const addToCart = useAddToCart();
-  return <CatalogProductPage reviews={reviews} addToCart={addToCart} />;
+  return <CatalogProductPage reviews={reviews} addToCart={addToCart} notifyMe={notifyMe} />;
 }

@@ -4,7 +4,7 @@ import { STATS_DEFAULT_DAYS, formatDollars, type AdminStats } from '@pixel-vault
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
-import { useGetAdminStatsQuery } from './api';
+import { useGetAdminStatsQuery, useGetMostWantedQuery } from './api';
 import { editProductHref, sectionHref } from './dashboardLinks';
 import { SalesChart } from './SalesChart';
 
@@ -46,7 +46,8 @@ function Totals({ totals }: { totals: AdminStats['totals'] }) {
 /**
  * Overview (issue 15), the dashboard's first section: how the shop did over the last 7, 30, 90 or 365
  * days (paid orders, revenue, average order, the sales per day drawn and tabled), its best sellers,
- * the products low on stock (each linking to its edit form) and the orders waiting on someone.
+ * the products low on stock (each linking to its edit form) and the orders waiting on someone. Issue 34:
+ * the sold-out variants most shoppers wait for (back-in-stock alerts).
  */
 export function OverviewSection() {
   const [days, setDays] = useState<number>(STATS_DEFAULT_DAYS);
@@ -126,6 +127,7 @@ export function OverviewSection() {
               )}
             </Panel>
           </div>
+          <MostWantedPanel />
           <Panel title="Open orders">
             <dl className="flex flex-wrap gap-x-6 gap-y-2">
               <div>
@@ -144,5 +146,40 @@ export function OverviewSection() {
         </>
       )}
     </div>
+  );
+}
+
+/** Issue 34: sold-out variants by the shoppers waiting for them, most first (each links to its edit form). */
+function MostWantedPanel() {
+  const { data, error, isLoading } = useGetMostWantedQuery();
+  return (
+    <Panel title="Most wanted (sold out)">
+      {isLoading ? (
+        <Spinner label="Loading the most wanted" />
+      ) : error ? (
+        <ErrorLine message={errorMessage(error)} />
+      ) : !data || data.items.length === 0 ? (
+        <p className="text-zinc-300">Nobody is waiting for a sold-out product</p>
+      ) : (
+        <ol className="flex flex-col gap-2">
+          {data.items.map((item) => (
+            <li key={item.variant} className="flex flex-wrap justify-between gap-x-3">
+              <Link className={`${LINK} break-words`} to={editProductHref(item.product)}>
+                {item.name}
+                {item.variantTitle && (
+                  <>
+                    {' '}
+                    <span className="text-zinc-400">({item.variantTitle})</span>
+                  </>
+                )}
+              </Link>
+              <span className="text-amber-300">
+                {item.waiting} {item.waiting === 1 ? 'shopper waits' : 'shoppers wait'}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Panel>
   );
 }

@@ -4,6 +4,7 @@ import {
   PRODUCTS_IMPORT_PATH,
   type AddBalanceBody,
   type AdminStats,
+  type MostWanted,
   type ProductsImportResult,
   type AdminAddUserBody,
   type AdminUpdateUserBody,
@@ -225,6 +226,11 @@ export const adminApi = api.enhanceEndpoints({ addTagTypes: ['Promotion'] }).inj
       query: (days) => ({ url: 'api/admin/stats', params: { days } }),
       providesTags: [STATS, ORDER_LIST, PRODUCT_LIST],
     }),
+    /** Issue 34: sold-out variants by the shoppers waiting for them (back-in-stock alerts), most first. */
+    getMostWanted: build.query<MostWanted, void>({
+      query: () => 'api/alerts/admin/most-wanted',
+      providesTags: [PRODUCT_LIST],
+    }),
     /**
      * Remove Product's and Update Product's search (ProductSearchList): the shop's own product list, by
      * name. The admin's own endpoint rather than the catalogue feature's (features don't import each
@@ -344,6 +350,7 @@ export const adminApi = api.enhanceEndpoints({ addTagTypes: ['Promotion'] }).inj
 });
 
 export const {
+  useGetMostWantedQuery,
   useAddProductMutation,
   useUpdateProductMutation,
   useDeleteProductMutation,

@@ -59,8 +59,26 @@ function busyWeek(): AdminStats {
 }
 
 /** Answers GET /api/admin/stats with `answer(days)`. */
+/** Issue 34: the sold-out variants shoppers wait for, as GET /api/alerts/admin/most-wanted answers. */
+const mostWanted = {
+  items: [
+    {
+      product: 'p-zelda',
+      variant: 'v-zelda-pal',
+      variantTitle: 'Loose / PAL',
+      name: 'Zelda II',
+      sku: 'ZELDA-II-L-PAL',
+      image: '',
+      category: 'retro-games',
+      waiting: 12,
+      waitingSince: '2026-11-20T10:00:00.000Z',
+    },
+  ],
+};
+
 function serveStats(answer: (days: number) => AdminStats | Response) {
   return stubFetch((request, url) => {
+    if (url.pathname === '/api/alerts/admin/most-wanted') return jsonResponse(mostWanted);
     if (url.pathname !== '/api/admin/stats') return jsonResponse({ message: 'Not found' }, 404);
     const result = answer(Number(url.searchParams.get('days')));
     return result instanceof Response ? result : jsonResponse(result);
@@ -68,6 +86,13 @@ function serveStats(answer: (days: number) => AdminStats | Response) {
 }
 
 describe('Overview', () => {
+  it('lists the sold-out variants most shoppers wait for (issue 34)', async () => {
+    serveStats(() => busyWeek());
+    renderWithProviders(<OverviewSection />, { preloadedState: adminState });
+    const link = await screen.findByRole('link', { name: 'Zelda II (Loose / PAL)' });
+    expect(link.closest('li')).toHaveTextContent('12 shoppers wait');
+  });
+
   it('shows the totals as money and the sales per day as a chart whose table holds the numbers', async () => {
     serveStats(() => busyWeek());
     renderWithProviders(<OverviewSection />, { preloadedState: adminState });
@@ -119,7 +144,9 @@ describe('Overview', () => {
     const user = userEvent.setup();
     renderWithProviders(<OverviewSection />, { preloadedState: adminState });
     expect(await screen.findByText('No sales in this range')).toBeInTheDocument();
-    expect(calledUrls(mock)).toEqual(['/api/admin/stats?days=30']);
+    expect(calledUrls(mock).filter((u) => u.startsWith('/api/admin/stats'))).toEqual([
+      '/api/admin/stats?days=30',
+    ]);
     const range = screen.getByRole('group', { name: 'Range' });
     expect(within(range).getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
 
@@ -134,7 +161,7 @@ describe('Overview', () => {
     await user.keyboard('{Enter}');
     expect(year).toHaveAttribute('aria-pressed', 'true');
     expect(await screen.findByText('No sales in this range')).toBeInTheDocument();
-    expect(calledUrls(mock)).toEqual([
+    expect(calledUrls(mock).filter((u) => u.startsWith('/api/admin/stats'))).toEqual([
       '/api/admin/stats?days=30',
       '/api/admin/stats?days=7',
       '/api/admin/stats?days=365',

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { nameWithVariant } from '@pixel-vault/shared';
+import { formatDollars, nameWithVariant } from '@pixel-vault/shared';
 import { useAppDispatch } from '../../app/hooks';
 import { ItemName } from '../../ui/ItemName';
 import { Price } from '../../ui/Price';
@@ -7,14 +7,16 @@ import { removeFromCart, updateQty, type CartItem } from '../../app/cartSlice';
 
 /**
  * One cart line (spec section 2): image, name (issue 31: and the variant's title), price, quantity
- * 1..countInStock and Remove.
+ * 1..countInStock and Remove. Issue 34: a logged-in shopper's line says when its price changed since it
+ * was added, and when fewer are in stock than it asks for (the server's answer says both).
  */
 export function CartLine({ item }: { item: CartItem }) {
   const dispatch = useAppDispatch();
   const selectId = useId();
   const key = { product: item.product, variant: item.variant };
   const label = nameWithVariant(item.name, item.variantTitle ?? '');
-  const options = Array.from({ length: Math.max(item.countInStock, 1) }, (_, i) => i + 1);
+  // A line the server says is short keeps its quantity in the list, so the select shows what it asks.
+  const options = Array.from({ length: Math.max(item.countInStock, item.qty, 1) }, (_, i) => i + 1);
   return (
     <li className="flex gap-4 border-b-2 border-zinc-800 py-4">
       {item.image ? (
@@ -34,6 +36,7 @@ export function CartLine({ item }: { item: CartItem }) {
           <ItemName name={item.name} variantTitle={item.variantTitle} />
           <Price value={item.price} className="shrink-0 font-semibold text-lime-300" />
         </div>
+        <LineChanges item={item} />
         <div className="flex flex-wrap items-center justify-between gap-2">
           <div className="flex items-center gap-2">
             <label htmlFor={selectId} className="text-sm text-zinc-400">
@@ -63,5 +66,25 @@ export function CartLine({ item }: { item: CartItem }) {
         </div>
       </div>
     </li>
+  );
+}
+
+/** What changed since the line was added: its price, the stock behind it (issue 34). */
+function LineChanges({ item }: { item: CartItem }) {
+  const was = item.priceChanged === true ? item.addedPrice : undefined;
+  if (was === undefined && item.stockShort !== true) return null;
+  return (
+    <div className="flex flex-col gap-1 text-sm">
+      {was !== undefined && (
+        <p className="text-amber-300">
+          {item.price < was ? 'Price dropped' : 'Price changed'} since you added it: was {formatDollars(was)}
+        </p>
+      )}
+      {item.stockShort === true && (
+        <p className="text-fuchsia-300">
+          {item.countInStock > 0 ? `Only ${item.countInStock} left in stock` : 'Out of stock now'}
+        </p>
+      )}
+    </div>
   );
 }

@@ -187,3 +187,44 @@ describe('CartPanel: two tiers of one game (issue 31)', () => {
     expect(screen.getByTestId('cart-subtotal')).toHaveTextContent('$103.50');
   });
 });
+
+describe('CartPanel of a logged-in shopper (issue 34)', () => {
+  it('says when a line’s price changed since it was added, and when stock is short', () => {
+    renderPanel(
+      [
+        makeCartItem({
+          name: 'Zelda II',
+          price: 30,
+          addedPrice: 25,
+          priceChanged: true,
+          qty: 3,
+          countInStock: 1,
+          stockShort: true,
+        }),
+        makeCartItem({ name: 'Tetris', price: 8, addedPrice: 10, priceChanged: true }),
+        makeCartItem({ name: 'Doom', price: 9, addedPrice: 9, priceChanged: false, stockShort: false }),
+      ],
+      { loggedIn: true },
+    );
+    const [zelda, tetris, doom] = screen.getAllByRole('listitem');
+    expect(zelda).toHaveTextContent('Price changed since you added it: was $25.00');
+    expect(zelda).toHaveTextContent('Only 1 left in stock');
+    // The select still shows what the line asks for.
+    expect(within(zelda!).getByLabelText('Qty of Zelda II')).toHaveValue('3');
+    expect(tetris).toHaveTextContent('Price dropped since you added it: was $10.00');
+    expect(doom).not.toHaveTextContent(/since you added it|left in stock/);
+  });
+
+  it('lists the lines the server dropped until they are dismissed', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<CartPanel />, {
+      preloadedState: {
+        cart: { ...initialCartState, cartItems: [] },
+        cartPanel: { isOpen: true, notices: ['Zelda II (PAL) is no longer sold'] },
+      },
+    });
+    expect(screen.getByRole('status')).toHaveTextContent('Zelda II (PAL) is no longer sold');
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText('Zelda II (PAL) is no longer sold')).not.toBeInTheDocument();
+  });
+});

@@ -2,7 +2,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Modal } from '../../ui/Modal';
 import { CartLine } from './CartLine';
 import { CartSummary } from './CartSummary';
-import { closeCart, selectIsCartOpen } from './cartPanelSlice';
+import { closeCart, dismissCartNotices, selectCartNotices, selectIsCartOpen } from './cartPanelSlice';
 import { CloseButton } from '../../ui/CloseButton';
 import { cartLineKey, selectCartItems } from '../../app/cartSlice';
 
@@ -22,6 +22,7 @@ export default CartPanel;
 function CartDialog() {
   const dispatch = useAppDispatch();
   const items = useAppSelector(selectCartItems);
+  const notices = useAppSelector(selectCartNotices);
   const close = () => dispatch(closeCart());
   return (
     <Modal variant="side" labelledBy={TITLE_ID} onClose={close}>
@@ -32,6 +33,26 @@ function CartDialog() {
         <CloseButton label="Close cart" onClick={close} />
       </div>
       <div className="flex-1 overflow-y-auto px-5">
+        {notices.length > 0 && (
+          <div
+            role="status"
+            className="mt-4 flex flex-col gap-2 border-2 border-amber-400 p-3 text-sm text-amber-200"
+          >
+            <p className="font-semibold">Some items could not stay in your cart:</p>
+            <ul className="list-disc pl-5">
+              {notices.map((notice) => (
+                <li key={notice}>{notice}</li>
+              ))}
+            </ul>
+            <button
+              type="button"
+              onClick={() => dispatch(dismissCartNotices())}
+              className="self-start font-semibold text-fuchsia-300 underline-offset-4 hover:underline"
+            >
+              Dismiss
+            </button>
+          </div>
+        )}
         {items.length === 0 ? (
           <p className="py-10 text-center text-zinc-300">Your cart is empty</p>
         ) : (

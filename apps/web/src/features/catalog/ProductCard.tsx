@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { CARD_TILT_MAX_DEG, formatDollars, type Product } from '@pixel-vault/shared';
 import { Price, SaleBadge, SalePrice } from '../../ui/Price';
 import { CARD_IMAGE_SIZES, imageSrcSet } from '../../ui/productImage';
+import { WishlistHeart } from '../../app/WishlistHeart';
 
 const PERSPECTIVE_PX = 900;
 
@@ -47,7 +48,8 @@ function regularPrice(product: Product): number | undefined {
  * Category grid card (spec section 2): first image, name, its platform when it has one (issue 33),
  * price ("from $X" when its variants' prices differ, issue 31; during a sale, a "Sale" badge and the
  * regular price struck through beside it, issue 32), and "Sold out" when it is (issue 30: every variant
- * is, decision 007); the whole card links to the product.
+ * is, decision 007); the whole card links to the product. Issue 34: a wishlist heart over its image's
+ * corner, beside the link (a button cannot be inside a link).
  * `priority` for the first card of a page: its image is fetched at once and first, the others lazily.
  */
 export function ProductCard({
@@ -91,66 +93,73 @@ export function ProductCard({
   }
 
   return (
-    <Link
-      ref={cardRef}
-      to={`/shop/${product.productCategory}/product/${product._id}`}
-      onMouseMove={onMouseMove}
-      onMouseLeave={onMouseLeave}
-      className="product-card group flex h-full flex-col border-4 border-zinc-800 bg-zinc-900 p-2 hover:border-lime-400 focus-visible:border-lime-400 sm:p-3"
-    >
-      <div
-        className={`mb-2 aspect-square overflow-hidden bg-zinc-950 sm:mb-3 ${soldOut ? 'opacity-60 grayscale' : ''}`}
+    <div className="relative h-full">
+      <Link
+        ref={cardRef}
+        to={`/shop/${product.productCategory}/product/${product._id}`}
+        onMouseMove={onMouseMove}
+        onMouseLeave={onMouseLeave}
+        className="product-card group flex h-full flex-col border-4 border-zinc-800 bg-zinc-900 p-2 hover:border-lime-400 focus-visible:border-lime-400 sm:p-3"
       >
-        {image ? (
-          <img
-            src={image}
-            srcSet={imageSrcSet(image)}
-            sizes={CARD_IMAGE_SIZES}
-            alt={product.productName}
-            loading={priority ? 'eager' : 'lazy'}
-            fetchPriority={priority ? 'high' : undefined}
-            decoding="async"
-            width={400}
-            height={400}
-            className="h-full w-full object-contain"
-          />
-        ) : (
-          <div role="img" aria-label={product.productName} className="no-image h-full w-full" />
-        )}
-      </div>
-      <Heading className="mb-2 line-clamp-2 text-sm font-semibold text-zinc-100 group-hover:text-lime-200 sm:text-base">
-        {product.productName}
-      </Heading>
-      {/* Issue 33: what it runs on, in one line (a long one is cut short on screen, read whole aloud). */}
-      {product.platform && (
-        <p className="-mt-1 mb-2 truncate text-xs font-semibold tracking-wide text-cyan-300 uppercase">
-          <span className="sr-only">Platform:</span> {product.platform}
-        </p>
-      )}
-      <div className="mt-auto flex flex-wrap items-baseline justify-between gap-x-3">
-        {regular !== undefined ? (
-          <span className="flex flex-wrap items-baseline gap-x-2">
-            <SaleBadge className="self-center" />{' '}
-            <SalePrice
-              value={min !== max ? min : product.productPrice}
-              regular={regular}
-              from={min !== max}
-              className="text-base font-bold text-lime-300 sm:text-lg"
-              regularClassName="text-sm font-normal text-zinc-400"
+        <div
+          className={`mb-2 aspect-square overflow-hidden bg-zinc-950 sm:mb-3 ${soldOut ? 'opacity-60 grayscale' : ''}`}
+        >
+          {image ? (
+            <img
+              src={image}
+              srcSet={imageSrcSet(image)}
+              sizes={CARD_IMAGE_SIZES}
+              alt={product.productName}
+              loading={priority ? 'eager' : 'lazy'}
+              fetchPriority={priority ? 'high' : undefined}
+              decoding="async"
+              width={400}
+              height={400}
+              className="h-full w-full object-contain"
             />
-          </span>
-        ) : min !== max ? (
-          <span className="text-base font-bold text-lime-300 sm:text-lg">
-            <span className="text-sm font-semibold text-zinc-300">from</span> {formatDollars(min)}
-          </span>
-        ) : (
-          <Price value={product.productPrice} className="text-base font-bold text-lime-300 sm:text-lg" />
+          ) : (
+            <div role="img" aria-label={product.productName} className="no-image h-full w-full" />
+          )}
+        </div>
+        <Heading className="mb-2 line-clamp-2 text-sm font-semibold text-zinc-100 group-hover:text-lime-200 sm:text-base">
+          {product.productName}
+        </Heading>
+        {/* Issue 33: what it runs on, in one line (a long one is cut short on screen, read whole aloud). */}
+        {product.platform && (
+          <p className="-mt-1 mb-2 truncate text-xs font-semibold tracking-wide text-cyan-300 uppercase">
+            <span className="sr-only">Platform:</span> {product.platform}
+          </p>
         )}
-        {rating}
-      </div>
-      {/* Issue 30: said in words, not only by the dimmed image. */}
-      {soldOut && <p className="mt-1 text-sm font-bold tracking-wide text-amber-300 uppercase">Sold out</p>}
-    </Link>
+        <div className="mt-auto flex flex-wrap items-baseline justify-between gap-x-3">
+          {regular !== undefined ? (
+            <span className="flex flex-wrap items-baseline gap-x-2">
+              <SaleBadge className="self-center" />{' '}
+              <SalePrice
+                value={min !== max ? min : product.productPrice}
+                regular={regular}
+                from={min !== max}
+                className="text-base font-bold text-lime-300 sm:text-lg"
+                regularClassName="text-sm font-normal text-zinc-400"
+              />
+            </span>
+          ) : min !== max ? (
+            <span className="text-base font-bold text-lime-300 sm:text-lg">
+              <span className="text-sm font-semibold text-zinc-300">from</span> {formatDollars(min)}
+            </span>
+          ) : (
+            <Price value={product.productPrice} className="text-base font-bold text-lime-300 sm:text-lg" />
+          )}
+          {rating}
+        </div>
+        {/* Issue 30: said in words, not only by the dimmed image. */}
+        {soldOut && <p className="mt-1 text-sm font-bold tracking-wide text-amber-300 uppercase">Sold out</p>}
+      </Link>
+      <WishlistHeart
+        productId={product._id}
+        productName={product.productName}
+        className="absolute top-3 right-3 sm:top-4 sm:right-4"
+      />
+    </div>
   );
 }
 

@@ -19,6 +19,7 @@ import { catalogApi, useGetProductQuery } from './api';
 import { SaleEnds } from './SaleEnds';
 import { selectedVariant } from './variants';
 import { VariantPicker } from './VariantPicker';
+import { WishlistHeart } from '../../app/WishlistHeart';
 
 function Gallery({ product }: { product: Product }) {
   const images = product.productImage;
@@ -197,9 +198,16 @@ export type ProductReviewsSlot = (product: Product) => ReactNode;
  */
 export type AddToCart = (productId: string, qty: number, variantId?: string) => Promise<void>;
 
+/**
+ * Issue 34: what the page offers under "Unavailable" when the chosen variant (`variantId`, undefined for a
+ * product without options) is sold out: the alerts feature's "Notify me when it is back", given by app/.
+ */
+export type NotifyMeSlot = (product: Product, variantId: string | undefined) => ReactNode;
+
 interface ProductPageSlots {
   reviews?: ProductReviewsSlot;
   addToCart: AddToCart;
+  notifyMe?: NotifyMeSlot;
 }
 
 /**
@@ -231,7 +239,7 @@ function useChosenVariant(product: Product) {
   return [variant, choose] as const;
 }
 
-function ProductDetails({ product, reviews, addToCart }: ProductPageSlots & { product: Product }) {
+function ProductDetails({ product, reviews, addToCart, notifyMe }: ProductPageSlots & { product: Product }) {
   const [chosen, choose] = useChosenVariant(product);
   // A product without options is sold in one form and shows what it always did: the spec's fields, which
   // are its only variant's (decision 007).
@@ -257,7 +265,13 @@ function ProductDetails({ product, reviews, addToCart }: ProductPageSlots & { pr
               <p className="text-sm break-words text-zinc-300">Platform: {product.platform}</p>
             )}
           </div>
-          <h1 className="text-3xl font-bold break-words text-zinc-50 sm:text-4xl">{product.productName}</h1>
+          <div className="flex items-start justify-between gap-3">
+            <h1 className="min-w-0 text-3xl font-bold break-words text-zinc-50 sm:text-4xl">
+              {product.productName}
+            </h1>
+            {/* Issue 34: on the wishlist or not. */}
+            <WishlistHeart productId={product._id} productName={product.productName} className="shrink-0" />
+          </div>
           <div className="flex flex-wrap items-center gap-3 text-zinc-300">
             <Stars rating={product.productRating} className="text-xl" />
             {product.reviewCount > 0 && (
@@ -307,6 +321,7 @@ function ProductDetails({ product, reviews, addToCart }: ProductPageSlots & { pr
             stock={stock}
             addToCart={addToCart}
           />
+          {stock < 1 && notifyMe?.(product, variant?._id)}
         </div>
       </div>
       {reviews?.(product)}
@@ -352,7 +367,7 @@ function ProductNotFound() {
  * order knows the product but not its category): once the product is known, the address becomes its
  * own, keeping the #fragment; so does a product reached under another category (issue 30).
  */
-export function ProductPage({ reviews, addToCart }: ProductPageSlots) {
+export function ProductPage({ reviews, addToCart, notifyMe }: ProductPageSlots) {
   const { id = '', category } = useParams();
   const { search, hash } = useLocation();
   // Already known not to exist (the server's render said so): no second request for it.
@@ -383,7 +398,7 @@ export function ProductPage({ reviews, addToCart }: ProductPageSlots) {
         // /product/:id, or another category's address (the server answers that one with a 301).
         <Navigate replace to={`/shop/${loaded.productCategory}/product/${loaded._id}${search}${hash}`} />
       ) : (
-        <ProductDetails product={loaded} reviews={reviews} addToCart={addToCart} />
+        <ProductDetails product={loaded} reviews={reviews} addToCart={addToCart} notifyMe={notifyMe} />
       )}
     </div>
   );
