@@ -23,3 +23,4 @@ export * from './schemas/promotions.js';
 export * from './schemas/cart.js';
 export * from './schemas/wishlist.js';
 export * from './schemas/alerts.js';
+export * from './schemas/tradeins.js';

@@ -11,3 +11,4 @@ export * from './promotions.js';
 export * from './cart.js';
 export * from './wishlist.js';
 export * from './alerts.js';
+export * from './tradeins.js';

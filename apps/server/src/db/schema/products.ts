@@ -108,6 +108,8 @@ export const productVariants = pgTable(
     options: jsonb('options').$type<Record<string, string>>().notNull().default({}),
     priceCents: integer('price_cents').notNull(),
     stock: integer('stock').notNull(),
+    /** Issue 35: store credit the shop offers per unit in a trade-in, in cents; null = not bought. */
+    tradeInCreditCents: integer('trade_in_credit_cents'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -115,6 +117,10 @@ export const productVariants = pgTable(
   (t) => [
     check('product_variants_price_non_negative', sql`${t.priceCents} >= 0`),
     check('product_variants_stock_non_negative', sql`${t.stock} >= 0`),
+    check(
+      'product_variants_trade_in_credit_non_negative',
+      sql`${t.tradeInCreditCents} is null or ${t.tradeInCreditCents} >= 0`,
+    ),
     // 0..99 for at most 100 live variants; 100..199 is where a write parks the variants it reorders
     // (products.variants.ts), as the live positions are unique at every statement, not at commit.
     check('product_variants_position_range', sql`${t.position} between 0 and 199`),
