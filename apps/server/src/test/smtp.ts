@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-// A real SMTP server for the mail tests (mail.test.ts, the alerts' List-Unsubscribe test).
+// A real SMTP server for the mail tests (mail.test.ts, mail.crash.test.ts, the alerts' List-Unsubscribe test).
 
 export interface Received {
   from: string;

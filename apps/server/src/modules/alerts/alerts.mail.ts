@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { ALERT_CONFIRM_HOURS, nameWithVariant } from '@pixel-vault/shared';
 import { escapeHtml } from '../../lib/html.js';
-import { type NewMail, oneLine } from '../mail/mail.service.js';
+import { hashToken, newToken } from '../../lib/tokens.js';
+import { type NewMail, mailButton as button, mailPage as page, oneLine } from '../mail/mail.service.js';
 
 /**
  * Issue 34: what the alerts module mails itself: a visitor's confirmation link. (The alert mail is
@@ -9,19 +9,10 @@ import { type NewMail, oneLine } from '../mail/mail.service.js';
  * migration 0025, tested in alerts.mail.test.ts.)
  */
 
-/**
- * A confirmation token: 32 random bytes mailed as base64url, kept only as its SHA-256, as password
- * reset tokens are (users.reset.ts): random, so a plain hash is enough, and a lookup is one index read.
- */
-export function newConfirmToken(): { token: string; tokenHash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, tokenHash: hashAlertToken(token) };
-}
-
-/** SHA-256 in hex: how confirmation and unsubscribe tokens are stored (the trigger hashes alike). */
-export function hashAlertToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+/** A confirmation token and its stored hash: lib/tokens.ts's, as password reset links use. */
+export const newConfirmToken = newToken;
+/** How confirmation and unsubscribe tokens are stored (the trigger hashes alike). */
+export const hashAlertToken = hashToken;
 
 /** The page a confirmation link opens, under the shop's base; it sends POST /api/alerts/confirm. */
 export const confirmLink = (base: string, token: string) => `${base}/alerts/confirm/${token}`;
@@ -51,15 +42,11 @@ export function alertConfirmMail(to: string, item: AlertItem, link: string): New
     '',
     'Pixel Vault',
   ].join('\n');
-  const html = `<!doctype html>
-<html><body style="font-family:Arial,sans-serif;color:#222">
-<h1>Confirm your back-in-stock alert</h1>
+  const html = page(`<h1>Confirm your back-in-stock alert</h1>
 <p>Hello,</p>
 <p>${escapeHtml(asked)}</p>
-<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 16px;background:#222;color:#fff;text-decoration:none;border-radius:4px">Confirm the alert</a></p>
+${button(link, 'Confirm the alert')}
 <p>Or copy this link into your browser:<br><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
-<p>${escapeHtml(validity)} ${escapeHtml(ignore)}</p>
-<p>Pixel Vault</p>
-</body></html>`;
+<p>${escapeHtml(validity)} ${escapeHtml(ignore)}</p>`);
   return { to, subject: `Confirm your alert for ${what}`, text, html };
 }

@@ -1,13 +1,12 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../db/schema/index.js';
 import { type TestContext, createMemoryTransport, createTestContext } from '../../test/context.js';
+import { startSmtp } from '../../test/smtp.js';
 import { enqueueMail } from './mail.service.js';
 import {
   type MailTransport,
@@ -52,31 +51,6 @@ function createStalledTransport(before?: MailTransport) {
     wake,
   };
   return transport;
-}
-
-/** A real SMTP server on a random loopback port that keeps the raw messages. */
-async function startSmtp() {
-  const received: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push(Buffer.concat(chunks).toString('utf8'));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 describe('mail outbox after a crash', () => {
@@ -224,7 +198,7 @@ describe('mail outbox after a crash', () => {
       });
       expect(await retry.drainOnce()).toEqual({ sent: 1, retrying: 0, failed: 0 });
       expect(smtp.received).toHaveLength(2);
-      for (const raw of smtp.received) expect(raw).toContain(`Message-ID: <${id}@pixelvault.mail>`);
+      for (const { raw } of smtp.received) expect(raw).toContain(`Message-ID: <${id}@pixelvault.mail>`);
       dead.wake(new Error('gone'));
       await crashedDrain;
     } finally {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../db/client.js';
 import { mailOutbox, users } from '../../db/schema/index.js';
+import { escapeHtml } from '../../lib/html.js';
 
 export interface NewMail {
   to: string;
@@ -17,6 +18,17 @@ export interface NewMail {
 export function oneLine(text: string): string {
   return text.replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim();
 }
+
+/** A mail's HTML document: `body` (already escaped) and the shop's signature. */
+export const mailPage = (body: string) => `<!doctype html>
+<html><body style="font-family:Arial,sans-serif;color:#222">
+${body}
+<p>Pixel Vault</p>
+</body></html>`;
+
+/** A link drawn as a button, for a mail's HTML. */
+export const mailButton = (href: string, label: string) =>
+  `<p><a href="${escapeHtml(href)}" style="display:inline-block;padding:10px 16px;background:#222;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(label)}</a></p>`;
 
 /**
  * Queues a mail in the caller's transaction: it is sent (by the worker) only if that transaction

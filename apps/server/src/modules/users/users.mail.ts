@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../lib/html.js';
-import { type NewMail, oneLine } from '../mail/mail.service.js';
+import { type NewMail, mailButton as button, mailPage as page, oneLine } from '../mail/mail.service.js';
 
 /** Who a mail is about: the account's name as its owner wrote it (escaped in HTML, one line in text). */
 export interface MailRecipient {
@@ -13,15 +13,6 @@ export type ResetRequester = 'customer' | 'admin';
 /** The shop's pages a notice points to, under `base` (PUBLIC_URL or the request's own origin). */
 const forgotPage = (base: string) => `${base}/forgot-password`;
 const contactPage = (base: string) => `${base}/contact`;
-
-const page = (body: string) => `<!doctype html>
-<html><body style="font-family:Arial,sans-serif;color:#222">
-${body}
-<p>Pixel Vault</p>
-</body></html>`;
-
-const button = (href: string, label: string) =>
-  `<p><a href="${escapeHtml(href)}" style="display:inline-block;padding:10px 16px;background:#222;color:#fff;text-decoration:none;border-radius:4px">${escapeHtml(label)}</a></p>`;
 
 /** The link `{base}/reset-password/{token}` (issue 11): the only place the token itself ever appears. */
 export function resetLinkMail(

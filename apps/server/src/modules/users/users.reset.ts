@@ -1,28 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { passwordResetTokens, users } from '../../db/schema/index.js';
 import { type Periodic, periodic } from '../../lib/periodic.js';
+import { type NewToken, hashToken, newToken } from '../../lib/tokens.js';
 
 /**
- * Password reset tokens (issue 11): 32 random bytes (256 bits) mailed as base64url, kept in the
- * database only as their SHA-256. A plain hash is enough here, unlike for passwords: the token is
- * random, so there is nothing to guess from the hash, and looking it up must be one index read.
+ * Password reset tokens (issue 11): lib/tokens.ts's tokens, kept only as their SHA-256.
  */
-export interface NewResetToken {
-  /** What the mail carries (43 characters), never stored. */
-  token: string;
-  tokenHash: string;
-}
-
-export function newResetToken(): NewResetToken {
-  const token = randomBytes(32).toString('base64url');
-  return { token, tokenHash: hashResetToken(token) };
-}
-
-export function hashResetToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+export type NewResetToken = NewToken;
+export const newResetToken = newToken;
+export const hashResetToken = hashToken;
 
 /** No user has it (gen_random_uuid makes version 4 ids): an unknown e-mail's stand-in. */
 export const NO_USER = '00000000-0000-0000-0000-000000000000';
