@@ -252,6 +252,38 @@ describe('cart sync with the account', () => {
   });
 });
 
+describe('a session that ended on the server', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("logs out on 'Not authorized!', with its code, and sends nothing more with the dead token", async () => {
+    const store = loggedInStore();
+    const calls: string[] = [];
+    const fetchFn = vi.fn(async (_path: RequestInfo | URL, init?: RequestInit) => {
+      calls.push(init?.method ?? 'GET');
+      return jsonResponse({ message: 'Not authorized!', code: 'SESSION_EXPIRED' }, 401);
+    }) as unknown as typeof fetch;
+    const sync = createCartSync(store, { fetch: fetchFn });
+    store.dispatch(addToCart(makeCartItem({ product: 'p1', qty: 1 })));
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(store.getState().auth.userInfo).toBeNull();
+    expect(store.getState().auth.sessionEnded).toBe('SESSION_EXPIRED');
+    sync.stop();
+    await sync.flush();
+    expect(calls).toEqual(['PUT']);
+  });
+
+  it('keeps the session on a 401 that is not the session ending', async () => {
+    const store = loggedInStore();
+    const fetchFn = vi.fn(async () => jsonResponse({ message: 'Invalid email or password' }, 401));
+    const sync = createCartSync(store, { fetch: fetchFn as unknown as typeof fetch });
+    store.dispatch(addToCart(makeCartItem({ product: 'p1', qty: 1 })));
+    await vi.advanceTimersByTimeAsync(SAVE_DELAY_MS);
+    expect(store.getState().auth.userInfo).not.toBeNull();
+    sync.stop();
+  });
+});
+
 describe('cart sync loader', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {

@@ -1,6 +1,12 @@
-import type { Cart, CartLine, CartLineInput } from '@pixel-vault/shared';
+import {
+  type Cart,
+  type CartLine,
+  type CartLineInput,
+  isNotAuthorizedMessage,
+  isSessionEndCode,
+} from '@pixel-vault/shared';
 import type { Store, UnknownAction } from 'redux';
-import type { AuthState } from '../features/account/authSlice';
+import { type AuthState, logout } from '../features/account/authSlice';
 import { showCartNotices } from '../features/cart/cartPanelSlice';
 import { cartFromServer, type CartItem, type CartState } from './cartSlice';
 
@@ -82,6 +88,8 @@ export function createCartSync(store: SyncStore, options: CartSyncOptions = {}):
   let queue: Promise<unknown> = Promise.resolve();
   /** The token of the session this sync belongs to (a logout empties the store's before `stop`). */
   let token = store.getState().auth.userInfo?.token;
+  /** The server said the session is over: its token is never sent again. */
+  let sessionGone = false;
 
   const unsubscribe = store.subscribe(() => {
     const state = store.getState();
@@ -97,7 +105,7 @@ export function createCartSync(store: SyncStore, options: CartSyncOptions = {}):
 
   /** One call; its answer, or null when it failed (the change stays unsaved, sent again later). */
   async function call(method: string, path: string, body?: unknown, keepalive = false): Promise<Cart | null> {
-    if (!token) return null;
+    if (!token || sessionGone) return null;
     try {
       const res = await fetchFn(path, {
         method,
@@ -108,11 +116,27 @@ export function createCartSync(store: SyncStore, options: CartSyncOptions = {}):
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
+      if (res.status === 401) {
+        await endSessionIfGone(res);
+        return null;
+      }
       if (!res.ok) return null;
       return (await res.json()) as Cart;
     } catch {
       return null;
     }
+  }
+
+  /**
+   * 'Not authorized!' (spec sections 6 and 8): the session is gone on the server (expired, revoked,
+   * account deleted), so the shopper is logged out, as every other call does (app/api.ts). Nothing more
+   * is sent with the dead token: the logout stops this sync.
+   */
+  async function endSessionIfGone(res: Response) {
+    const data = (await res.json().catch(() => null)) as { message?: unknown; code?: unknown } | null;
+    if (sessionGone || !isNotAuthorizedMessage(data?.message)) return;
+    sessionGone = true;
+    store.dispatch(logout(isSessionEndCode(data?.code) ? data.code : undefined));
   }
 
   /** The server's answer replaces the local cart, unless the cart changed since the call was sent. */
