@@ -87,4 +87,33 @@ describe('the unconfirmed alert cleanup', () => {
     await job.stop();
     expect(logged).toEqual([{ deleted: 1 }]);
   });
+
+  it('runs while the app listens, not while tests only inject()', async () => {
+    const { variantId } = await insertProduct(ctx.db, { name: `Cleanup ${(counter += 1)}`, stock: 0 });
+    const old = new Date(Date.now() - UNCONFIRMED_ALERT_RETENTION_MS - MINUTE);
+    const [row] = await ctx.db
+      .insert(stockAlerts)
+      .values({
+        variantId,
+        linkBase: 'https://shop.example',
+        email: 'listening@example.com',
+        status: 'pending',
+        confirmSentAt: old,
+        createdAt: old,
+      })
+      .returning({ id: stockAlerts.id });
+    const stillThere = async () =>
+      (
+        await ctx.db
+          .select()
+          .from(stockAlerts)
+          .where(inArray(stockAlerts.id, [row!.id]))
+      ).length;
+    await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    expect(await stillThere()).toBe(1);
+    // Another app on the same database (closed with the context), listening as main.ts makes it.
+    const app = await ctx.newApp();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    await expect.poll(stillThere).toBe(0);
+  });
 });

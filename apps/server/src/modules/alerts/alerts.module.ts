@@ -5,12 +5,14 @@ import type { Limiter } from '../../lib/limiter.js';
 import { publicUrls } from '../../lib/urls.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import { type AlertsRoutesOptions, alertsRoutes } from './alerts.routes.js';
+import { createAlertCleanup } from './alerts.cleanup.js';
 import { type AlertsService, createAlertsService } from './alerts.service.js';
 
 /**
- * The back-in-stock alerts module (issue 34) as the app wires it: its service and its routes. No
- * other module calls it: the alert mails are written by the database on every restock (migration
- * 0025), so no stock path has to remember them.
+ * The back-in-stock alerts module (issue 34) as the app wires it: its service, its routes, and the
+ * hourly cleanup of visitors' alerts never confirmed (alerts.cleanup.ts), which runs while the app
+ * listens (tests that only inject() run it themselves). No other module calls it: the alert mails are
+ * written by the database on every restock (migration 0025), so no stock path has to remember them.
  */
 export interface AlertsModule {
   service: AlertsService;
@@ -41,6 +43,13 @@ export function createAlertsModule(options: {
         limits: options.limits,
         config: options.config,
       });
+      const cleanup = createAlertCleanup({
+        db: options.db,
+        log: app.log.child({ worker: 'alert-cleanup' }),
+        ...(options.clock ? { clock: options.clock } : {}),
+      });
+      app.addHook('onListen', async () => cleanup.start());
+      app.addHook('onClose', async () => cleanup.stop());
     },
   };
 }
