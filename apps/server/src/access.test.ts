@@ -46,6 +46,11 @@ const EXPECTED_ADMIN_ROUTES = [
   'PUT /api/products/:id/reviews/:reviewId/hide',
   'GET /api/reviews/admin/reviews',
   'GET /api/alerts/admin/most-wanted',
+  'GET /api/admin/export/tradeins.csv',
+  'GET /api/tradeins/admin',
+  'GET /api/tradeins/admin/:id',
+  'POST /api/tradeins/admin/:id/receive',
+  'POST /api/tradeins/admin/:id/inspect',
 ];
 
 describe('access control of every /api route', () => {

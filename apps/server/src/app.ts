@@ -57,6 +57,7 @@ import {
   type ProductsService,
   createProductsService,
 } from './modules/products/products.service.js';
+import { createTradeInsModule } from './modules/tradeins/tradeins.module.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { type UsersService, createUsersService } from './modules/users/users.service.js';
 import { webRoutes } from './modules/web/web.routes.js';
@@ -341,6 +342,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const wishlist = createWishlistModule({ db, sales: promotions.sales, publicUrl, clock: deps.clock });
   // Issue 34: back-in-stock alerts (mailed by the database on every restock: migration 0025).
   const alerts = createAlertsModule({ db, mailer: deps.mailer, limiter, limits, config, clock: deps.clock });
+  // Issue 35: trade-ins for store credit (its expiry sweep runs while the app listens).
+  const tradeIns = createTradeInsModule({
+    db,
+    mailer: deps.mailer,
+    config,
+    clock: deps.clock,
+    onRestock: () => products.invalidate('details'),
+    log: app.log.child({ worker: 'tradein-expiry' }),
+  });
   const orders = createOrdersService({
     db,
     codes: promotions.service,
@@ -373,6 +383,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       mailer: deps.mailer,
       resetTokenMinutes: config.resetTokenMinutes,
       ...(deps.clock ? { clock: deps.clock } : {}),
+      onAccountDeleting: tradeIns.onAccountDeleting,
     }),
     products,
     contact: createContactService({ db, mailer: deps.mailer, contactTo: config.contactTo }),
@@ -440,6 +451,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await cart.register(app);
   await wishlist.register(app);
   await alerts.register(app);
+  await tradeIns.register(app);
   await app.register(paymentsRoutes, {
     payments: services.payments,
     refunds: services.refunds,

@@ -3,7 +3,12 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DEFAULT_SHOP_COUNTRY, RESET_TOKEN_MINUTES_DEFAULT, isCountryCode } from '@pixel-vault/shared';
+import {
+  DEFAULT_SHOP_COUNTRY,
+  DEFAULT_TRADE_IN_QUOTE_DAYS,
+  RESET_TOKEN_MINUTES_DEFAULT,
+  isCountryCode,
+} from '@pixel-vault/shared';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -46,6 +51,8 @@ export interface Config {
   orderHoldMinutes: number;
   /** A password reset link works this long after it was asked for (RESET_TOKEN_MINUTES, issue 11). */
   resetTokenMinutes: number;
+  /** A trade-in quote holds this many days unless shipped (TRADEIN_QUOTE_DAYS, default 7; issue 35). */
+  tradeInQuoteDays: number;
   /** How often the payment reconciler looks for unfinished payments (RECONCILE_INTERVAL_SECONDS, default 60). */
   reconcileIntervalMs: number;
   /** What one customer's unpaid orders may hold together (issue 9): HOLD_MAX_ORDERS/UNITS/VALUE. */
@@ -213,6 +220,7 @@ const EnvSchema = z.object({
   ORDER_HOLD_MINUTES: optional(positiveWholeNumber(7 * 24 * 60, 'must be at most 10080 (a week)')),
   // A reset link is a key to the account: it may live a day at most.
   RESET_TOKEN_MINUTES: optional(positiveWholeNumber(24 * 60, 'must be at most 1440 (a day)')),
+  TRADEIN_QUOTE_DAYS: optional(positiveWholeNumber(90, 'must be at most 90 (days)')),
   // A payment the server died in the middle of is settled within about this long (issue 9, issue 13).
   RECONCILE_INTERVAL_SECONDS: optional(positiveWholeNumber(3600, 'must be at most 3600 (an hour)')),
   HOLD_MAX_ORDERS: optional(positiveWholeNumber(1000)),
@@ -533,6 +541,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgliteDir: path.join(dataDir, 'db'),
     orderHoldMinutes: e.ORDER_HOLD_MINUTES ?? 30,
     resetTokenMinutes: e.RESET_TOKEN_MINUTES ?? RESET_TOKEN_MINUTES_DEFAULT,
+    tradeInQuoteDays: e.TRADEIN_QUOTE_DAYS ?? DEFAULT_TRADE_IN_QUOTE_DAYS,
     reconcileIntervalMs: (e.RECONCILE_INTERVAL_SECONDS ?? 60) * 1000,
     holdLimits: {
       maxOrders: e.HOLD_MAX_ORDERS ?? DEFAULT_HOLD_LIMITS.maxOrders,

@@ -228,8 +228,8 @@ export const TradeIn = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   timeline: z.array(TradeInEvent),
-  /** The customer (admin answers only). */
-  user: z.object({ _id: Id, name: z.string(), email: z.string() }).optional(),
+  /** The customer (admin answers only); `_id` null once the account is deleted (name and e-mail as quoted). */
+  user: z.object({ _id: Id.nullable(), name: z.string(), email: z.string() }).optional(),
 });
 export type TradeIn = z.infer<typeof TradeIn>;
 

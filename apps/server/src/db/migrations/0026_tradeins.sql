@@ -36,7 +36,9 @@ CREATE TABLE "trade_in_items" (
 --> statement-breakpoint
 CREATE TABLE "trade_ins" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
-	"user_id" uuid NOT NULL,
+	"user_id" uuid,
+	"customer_name" text NOT NULL,
+	"customer_email" text NOT NULL,
 	"status" text NOT NULL,
 	"quoted_cents" integer NOT NULL,
 	"inspected_cents" integer,
@@ -62,7 +64,7 @@ ALTER TABLE "trade_in_events" ADD CONSTRAINT "trade_in_events_actor_user_id_user
 ALTER TABLE "trade_in_items" ADD CONSTRAINT "trade_in_items_trade_in_id_trade_ins_id_fk" FOREIGN KEY ("trade_in_id") REFERENCES "public"."trade_ins"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "trade_in_items" ADD CONSTRAINT "trade_in_items_product_id_products_id_fk" FOREIGN KEY ("product_id") REFERENCES "public"."products"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "trade_in_items" ADD CONSTRAINT "trade_in_items_variant_id_product_variants_id_fk" FOREIGN KEY ("variant_id") REFERENCES "public"."product_variants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "trade_ins" ADD CONSTRAINT "trade_ins_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "trade_ins" ADD CONSTRAINT "trade_ins_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "trade_in_events_trade_in_idx" ON "trade_in_events" USING btree ("trade_in_id","at");--> statement-breakpoint
 CREATE INDEX "trade_in_items_trade_in_idx" ON "trade_in_items" USING btree ("trade_in_id","position");--> statement-breakpoint
 CREATE INDEX "trade_in_items_variant_idx" ON "trade_in_items" USING btree ("variant_id");--> statement-breakpoint
@@ -70,7 +72,7 @@ CREATE INDEX "trade_ins_user_idx" ON "trade_ins" USING btree ("user_id","created
 CREATE INDEX "trade_ins_status_idx" ON "trade_ins" USING btree ("status","created_at");--> statement-breakpoint
 CREATE INDEX "trade_ins_quoted_expiry_idx" ON "trade_ins" USING btree ("expires_at") WHERE "trade_ins"."status" = 'quoted';--> statement-breakpoint
 ALTER TABLE "gift_card_ledger" ADD CONSTRAINT "gift_card_ledger_trade_in_id_trade_ins_id_fk" FOREIGN KEY ("trade_in_id") REFERENCES "public"."trade_ins"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "gift_cards" ADD CONSTRAINT "gift_cards_store_credit_user_id_users_id_fk" FOREIGN KEY ("store_credit_user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "gift_cards" ADD CONSTRAINT "gift_cards_store_credit_user_id_users_id_fk" FOREIGN KEY ("store_credit_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "gift_card_ledger_tradein_unique" ON "gift_card_ledger" USING btree ("trade_in_id") WHERE "gift_card_ledger"."kind" = 'tradein_credit';--> statement-breakpoint
 CREATE UNIQUE INDEX "gift_cards_store_credit_user_unique" ON "gift_cards" USING btree ("store_credit_user_id") WHERE "gift_cards"."store_credit_user_id" is not null and "gift_cards"."deleted_at" is null;--> statement-breakpoint
 ALTER TABLE "product_variants" ADD CONSTRAINT "product_variants_trade_in_credit_non_negative" CHECK ("product_variants"."trade_in_credit_cents" is null or "product_variants"."trade_in_credit_cents" >= 0);--> statement-breakpoint

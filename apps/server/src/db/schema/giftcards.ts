@@ -18,9 +18,10 @@ export const giftCards = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /**
      * Issue 35: the customer whose store credit this card holds (trade-ins credit it). A customer has
-     * at most one live store-credit card; it is spent at checkout like any other card.
+     * at most one live store-credit card; it is spent at checkout like any other card. Null once the
+     * account is deleted: the card and its balance stay, spendable by its code.
      */
-    storeCreditUserId: uuid('store_credit_user_id').references(() => users.id),
+    storeCreditUserId: uuid('store_credit_user_id').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     // The last line of defence against double spend: no transaction can leave a card below 0.

@@ -24,9 +24,11 @@ export const tradeIns = pgTable(
   'trade_ins',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The customer; null once their account was deleted (a closed trade-in keeps the snapshot below). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The customer's name and e-mail when quoted, as orders keep them (the admin's view after deletion). */
+    customerName: text('customer_name').notNull(),
+    customerEmail: text('customer_email').notNull(),
     status: text('status').$type<TradeInRowStatus>().notNull(),
     /** The quote's total: the sum of qty x offered credit, in cents. */
     quotedCents: integer('quoted_cents').notNull(),

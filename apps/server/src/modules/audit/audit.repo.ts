@@ -7,7 +7,7 @@ export interface AuditInput {
   /** e.g. `user.update`, `product.create`, `giftcard.add_balance`. */
   action: string;
   // 'shop': the shop as a whole (a backup, issue 15).
-  targetType: 'user' | 'product' | 'order' | 'giftcard' | 'review' | 'shop' | 'promotion';
+  targetType: 'user' | 'product' | 'order' | 'giftcard' | 'review' | 'shop' | 'promotion' | 'tradein';
   targetId: string | null;
   before?: unknown;
   after?: unknown;

@@ -94,6 +94,12 @@ export interface UsersServiceOptions {
   clock?: () => Date;
   /** How long a reset link works (RESET_TOKEN_MINUTES). */
   resetTokenMinutes?: number;
+  /**
+   * Told in an account deletion's transaction, before the row goes, with the account's row locked:
+   * other modules close or refuse what the account still has open (trade-ins, issue 35). A throw
+   * refuses the deletion.
+   */
+  onAccountDeleting?: (tx: Transaction, userId: string, now: Date) => Promise<void>;
 }
 
 export const userNotFound = () => notFound('User not found');
@@ -139,6 +145,7 @@ export function createUsersService({
   mailer,
   clock = () => new Date(),
   resetTokenMinutes = RESET_TOKEN_MINUTES_DEFAULT,
+  onAccountDeleting,
 }: UsersServiceOptions): UsersService {
   async function toUserInfo(user: UserRow): Promise<UserInfo> {
     return {
@@ -298,6 +305,7 @@ export function createUsersService({
         if (user.isAdmin && admins.size <= 1) {
           throw new AppError(409, 'The last admin cannot be deleted', 'LAST_ADMIN');
         }
+        if (onAccountDeleting) await onAccountDeleting(tx, id, clock());
         // Orders keep the customer's name and e-mail snapshot; user_id goes NULL (FK on delete set null).
         await tx.delete(users).where(eq(users.id, id));
         await recordAudit(tx, {
