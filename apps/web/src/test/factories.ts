@@ -3,8 +3,13 @@ import type { CartItem } from '../app/cartSlice';
 
 let seq = 0;
 
+/** A variant as a test gives it: its trade-in credit (issue 35) may be left out, for not bought. */
+type VariantOverride = Omit<ProductVariant, 'tradeInCredit'> & { tradeInCredit?: number | null };
+
 /** A product as GET /api/products/:id answers it. */
-export function makeProduct(overrides: Partial<Product> = {}): Product {
+export function makeProduct(
+  overrides: Partial<Omit<Product, 'variants'>> & { variants?: VariantOverride[] } = {},
+): Product {
   seq += 1;
   const id = `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`;
   const product: Omit<Product, 'options' | 'variants' | 'priceRange'> = {
@@ -24,15 +29,17 @@ export function makeProduct(overrides: Partial<Product> = {}): Product {
     ...overrides,
   };
   // Sold in one form unless the test says otherwise (issue 31): the default variant is the product's.
-  const variants = overrides.variants ?? [
-    {
-      _id: `00000000-0000-4000-a000-${String(seq).padStart(12, '0')}`,
-      sku: `PV-TEST-${seq}`,
-      options: {},
-      price: product.productPrice,
-      stockQuantity: product.stockQuantity,
-    },
-  ];
+  const variants = (
+    overrides.variants ?? [
+      {
+        _id: `00000000-0000-4000-a000-${String(seq).padStart(12, '0')}`,
+        sku: `PV-TEST-${seq}`,
+        options: {},
+        price: product.productPrice,
+        stockQuantity: product.stockQuantity,
+      },
+    ]
+  ).map((v): ProductVariant => ({ ...v, tradeInCredit: v.tradeInCredit ?? null }));
   const prices = variants.map((v) => v.price);
   return {
     ...product,
@@ -57,6 +64,7 @@ export function makeTieredProduct(variants: VariantSpec[], overrides: Partial<Pr
     _id: `00000000-0000-4000-b000-${String(seq * 100 + index).padStart(12, '0')}`,
     sku: `PV-TIER-${seq}-${index}`,
     ...v,
+    tradeInCredit: v.tradeInCredit ?? null,
   }));
   const options: ProductOption[] = [];
   for (const variant of made) {

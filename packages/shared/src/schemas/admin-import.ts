@@ -54,8 +54,19 @@ export const VARIANT_CSV_COLUMNS = [
   'variantStock',
 ] as const;
 
+/**
+ * Issue 35: a variant's trade-in credit (the buy list), dollars; an empty cell: not bought. The export
+ * writes it last; a file may leave it out, and then every credit stays as it is. In a file without the
+ * variant columns it is the product's default variant's, as productPrice is.
+ */
+export const TRADE_IN_CREDIT_CSV_COLUMN = 'tradeInCredit';
+
 /** The products export's columns, in order: a row per live variant. */
-export const PRODUCTS_EXPORT_COLUMNS = [...PRODUCT_CSV_COLUMNS, ...VARIANT_CSV_COLUMNS] as const;
+export const PRODUCTS_EXPORT_COLUMNS = [
+  ...PRODUCT_CSV_COLUMNS,
+  ...VARIANT_CSV_COLUMNS,
+  TRADE_IN_CREDIT_CSV_COLUMN,
+] as const;
 
 export const PRODUCTS_IMPORT_PATH = '/api/admin/import/products';
 /** The largest file accepted, in bytes (5,000 rows with long descriptions fit several times over). */

@@ -59,6 +59,11 @@ export const AdminStats = z.object({
     }),
   ),
   openOrders: z.object({ unpaid: z.number(), toDeliver: z.number() }),
+  /**
+   * Issue 35, over the range: the store credit trade-ins were paid (dollars), and the items bought
+   * (accepted at their quote or lower) by the trade-ins accepted in it.
+   */
+  tradeIns: z.object({ creditIssued: z.number(), itemsBought: z.number() }),
 });
 export type AdminStats = z.infer<typeof AdminStats>;
 
@@ -91,4 +96,29 @@ export const ORDER_CSV_COLUMNS = [
   'isDelivered',
   'deliveredAt',
   'items',
+] as const;
+
+/**
+ * GET /api/admin/export/tradeins.csv?from=&to= (issue 35): the trade-ins created on those days, both
+ * included, in the shop's time zone; either end may be left out, as the orders export's.
+ */
+export const TradeInsExportQuery = OrdersExportQuery;
+export type TradeInsExportQuery = z.infer<typeof TradeInsExportQuery>;
+
+/** The trade-ins export's header: one row per line of a trade-in, the trade-in's columns repeated. */
+export const TRADEIN_CSV_COLUMNS = [
+  'tradeInId',
+  'createdAt',
+  'status',
+  'email',
+  'product',
+  'sku',
+  'options',
+  'qty',
+  'offeredCredit',
+  'outcome',
+  'inspectedCredit',
+  'reason',
+  'creditedAmount',
+  'trackingNumber',
 ] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreateProductBody, UpdateProductBody } from './admin.js';
-import { variantsProblem } from './product-variants.js';
+import { ProductVariantInput, variantsProblem } from './product-variants.js';
 
 const OPTIONS = [
   { name: 'Condition', values: ['Loose', 'New'] },
@@ -74,5 +74,29 @@ describe('CreateProductBody and UpdateProductBody (issue 31)', () => {
       'Stock is the first variant',
     );
     expect(UpdateProductBody.safeParse({}).error?.issues[0]?.message).toBe('Nothing to update');
+  });
+});
+
+describe("a variant's trade-in credit (issue 35)", () => {
+  const variant = (tradeInCredit?: unknown) => ({
+    options: {},
+    price: 40,
+    stockQuantity: 1,
+    ...(tradeInCredit === undefined ? {} : { tradeInCredit }),
+  });
+  const parsed = (tradeInCredit?: unknown) => ProductVariantInput.safeParse(variant(tradeInCredit));
+
+  it('reads dollars as a form or JSON sends them; empty or null is not bought, left out is left out', () => {
+    expect(parsed(18).data?.tradeInCredit).toBe(18);
+    expect(parsed('18.50').data?.tradeInCredit).toBe(18.5);
+    expect(parsed('').data?.tradeInCredit).toBeNull();
+    expect(parsed(null).data?.tradeInCredit).toBeNull();
+    expect(parsed().data).not.toHaveProperty('tradeInCredit');
+  });
+
+  it('refuses a negative, non-numeric or sub-cent credit, saying why', () => {
+    expect(parsed(-1).error?.issues[0]?.message).toBe('Trade-in credit must be 0 or more');
+    expect(parsed('lots').error?.issues[0]?.message).toBe('Trade-in credit must be a number');
+    expect(parsed('1.234').success).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id } from './common.js';
 import { count, jsonField, money, text } from './fields.js';
+import { TradeInCreditInput } from './tradeins.js';
 
 /**
  * What an admin sends to give a product options and variants (issue 31, decision 007): on
@@ -51,6 +52,11 @@ export const ProductVariantInput = z.object({
     ),
   price: money('Variant price'),
   stockQuantity: count('Variant stock'),
+  /**
+   * Issue 35: the store credit the shop offers per unit in a trade-in, dollars; null or '' = not bought.
+   * Left out: an existing variant keeps what it has, a new one is not bought.
+   */
+  tradeInCredit: TradeInCreditInput.optional(),
 });
 export type ProductVariantInput = z.infer<typeof ProductVariantInput>;
 

@@ -143,6 +143,8 @@ export const ProductVariant = z.object({
   stockQuantity: z.number().int(),
   /** Issue 32: while a sale runs, the regular price (`price` is the sale price); absent otherwise. */
   compareAtPrice: z.number().optional(),
+  /** Issue 35: the store credit offered per unit in a trade-in, dollars; null when the shop does not buy it. */
+  tradeInCredit: z.number().nullable(),
 });
 export type ProductVariant = z.infer<typeof ProductVariant>;
 

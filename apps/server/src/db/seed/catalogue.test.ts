@@ -103,4 +103,35 @@ describe('seed catalogue', () => {
       expect(sentences.length, p.name).toBeLessThanOrEqual(4);
     }
   });
+
+  it('buys the retro games and consoles for store credit, boxed and new for more, and few board games or puzzles (issue 35)', () => {
+    const creditsOf = (p: (typeof SEED_PRODUCTS)[number]) =>
+      p.variants ? p.variants.map((v) => v.tradeInCreditCents ?? null) : [p.tradeInCreditCents ?? null];
+    for (const p of SEED_PRODUCTS) {
+      const credits = creditsOf(p);
+      const prices = p.variants ? p.variants.map((v) => v.priceCents) : [p.priceCents];
+      credits.forEach((credit, i) => {
+        if (credit === null) return;
+        // Whole 50 cents, and below what the shop sells it for.
+        expect(credit % 50, p.name).toBe(0);
+        expect(credit, p.name).toBeLessThan(prices[i]!);
+      });
+      if (p.category === 'retro-games' || p.category === 'consoles') {
+        for (const credit of credits) expect(credit, p.name).not.toBeNull();
+      }
+    }
+    const boughtBoardOrPuzzle = SEED_PRODUCTS.filter(
+      (p) =>
+        (p.category === 'board-games' || p.category === 'puzzles') && creditsOf(p).some((c) => c !== null),
+    );
+    expect(boughtBoardOrPuzzle.length).toBeLessThanOrEqual(1);
+    // Within a product, a boxed or new copy fetches more credit than a loose one.
+    const drift = SEED_PRODUCTS.find((p) => p.name === 'Neon Drift 64')!;
+    const credit = (condition: string) =>
+      drift.variants!.find((v) => v.options['Condition'] === condition && v.options['Region'] === 'NTSC-U')!
+        .tradeInCreditCents!;
+    expect(credit('Loose')).toBe(1400);
+    expect(credit('Complete in box')).toBeGreaterThan(credit('Loose'));
+    expect(credit('New')).toBeGreaterThan(credit('Complete in box'));
+  });
 });

@@ -10,6 +10,10 @@
  * Some are sold in tiers (issue 31, `TIERS` at the end): retro games Loose, Complete in box or New,
  * some in two regions, priced as retro shops price them, with tiers of stock 0 and 1 among them;
  * consoles as Console only or Boxed; one board game in two editions. The rest are sold in one form.
+ *
+ * Issue 35: the buy list. The shop pays store credit for its retro games and consoles, about 40 % of
+ * the price (more for boxed and sealed copies), and buys no board game or puzzle but one collector's
+ * edition (`tradeInCreditCents`).
  */
 import type { ProductOption } from '@pixel-vault/shared';
 
@@ -48,6 +52,8 @@ export interface SeedVariant {
   options: Record<string, string>;
   priceCents: number;
   stock: number;
+  /** Issue 35: store credit paid per unit in a trade-in; null or left out: not bought. */
+  tradeInCreditCents?: number | null;
 }
 
 export interface SeedProduct {
@@ -67,6 +73,8 @@ export interface SeedProduct {
   /** Issue 31: the tiers it is sold in. Without, one variant of `priceCents` and `stock`. */
   options?: ProductOption[];
   variants?: SeedVariant[];
+  /** Issue 35: its one variant's trade-in credit, for a product sold in one form. */
+  tradeInCreditCents?: number | null;
 }
 
 const RETRO_GAMES: SeedProduct[] = [
@@ -1123,11 +1131,37 @@ const TIERS: Record<string, Pick<SeedProduct, 'options' | 'variants'>> = {
   },
 };
 
+/** Share of the price paid in store credit, by tier: a boxed or sealed copy is worth more to the shop. */
+const CREDIT_SHARE: Record<string, number> = { 'Complete in box': 0.45, Boxed: 0.45, New: 0.5 };
+/** The only board game or puzzle the shop buys: its collector's edition. */
+const BOUGHT_EDITION = "Collector's";
+
+/**
+ * Issue 35: what the shop pays per unit in store credit, as retro shops do: retro games and consoles at
+ * 40 % of the price (45 % complete in box or boxed, 50 % new), rounded to 50 cents; null (not bought)
+ * for board games and puzzles but the collector's edition (30 %), and for what would fetch under $1.
+ */
+export function seedTradeInCredit(
+  product: Pick<SeedProduct, 'category'>,
+  variant: Pick<SeedVariant, 'options' | 'priceCents'>,
+): number | null {
+  const values = Object.values(variant.options);
+  const retro = product.category === 'retro-games' || product.category === 'consoles';
+  if (!retro && !values.includes(BOUGHT_EDITION)) return null;
+  const share = retro ? Math.max(0.4, ...values.map((v) => CREDIT_SHARE[v] ?? 0)) : 0.3;
+  const cents = Math.round((variant.priceCents * share) / 50) * 50;
+  return cents >= 100 ? cents : null;
+}
+
 export const SEED_PRODUCTS: SeedProduct[] = [...RETRO_GAMES, ...BOARD_GAMES, ...PUZZLES, ...CONSOLES].map(
   (product) => {
     const tiers = TIERS[product.name];
     const first = tiers?.variants?.[0];
+    if (!tiers?.variants || !first) {
+      return { ...product, tradeInCreditCents: seedTradeInCredit(product, { ...product, options: {} }) };
+    }
+    const variants = tiers.variants.map((v) => ({ ...v, tradeInCreditCents: seedTradeInCredit(product, v) }));
     // The product's own price and stock are its default tier's, as the API answers them.
-    return first ? { ...product, ...tiers, priceCents: first.priceCents, stock: first.stock } : product;
+    return { ...product, ...tiers, variants, priceCents: first.priceCents, stock: first.stock };
   },
 );

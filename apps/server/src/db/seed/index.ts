@@ -332,7 +332,14 @@ export async function seedIfEmpty({
         rows.flatMap((row, i) => {
           const product = source.products[i]!;
           const tiers = product.variants ?? [
-            { sku: defaultSku(row.id), options: {}, priceCents: product.priceCents, stock: product.stock },
+            {
+              sku: defaultSku(row.id),
+              options: {},
+              priceCents: product.priceCents,
+              stock: product.stock,
+              // Issue 35: the buy list's credit (catalogue.ts seedTradeInCredit).
+              tradeInCreditCents: product.tradeInCreditCents ?? null,
+            },
           ];
           return tiers.map((tier, position) => ({ productId: row.id, position, ...tier }));
         }),

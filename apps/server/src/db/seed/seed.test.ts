@@ -79,6 +79,18 @@ describe('seedIfEmpty', () => {
     }
   });
 
+  it('answers a buy list: a trade-in credit on every retro game and console variant (issue 35)', async () => {
+    const all = (await ctx.app.inject({ method: 'GET', url: '/api/products' })).json<Product[]>();
+    const retro = all.filter((p) => p.productCategory === 'retro-games' || p.productCategory === 'consoles');
+    for (const p of retro) {
+      for (const v of p.variants) expect(v.tradeInCredit, p.productName).toBeGreaterThan(0);
+    }
+    const others = all.filter((p) => p.productCategory === 'board-games' || p.productCategory === 'puzzles');
+    expect(others.filter((p) => p.variants.some((v) => v.tradeInCredit !== null)).length).toBeLessThanOrEqual(
+      1,
+    );
+  });
+
   it('gives every product 1 to 4 images at positions 0.., stored as content-hashed SVG keys', async () => {
     const images = await ctx.db.select().from(productImages);
     const byProduct = new Map<string, typeof images>();

@@ -29,9 +29,11 @@ export interface Current {
   name: string;
   description: string;
   category: string;
-  /** Its default variant's (issue 31). */
+  /** Its default variant's (issue 31): price, stock, and (issue 35) id and trade-in credit. */
   priceCents: number;
   stock: number;
+  variantId: string;
+  tradeInCreditCents: number | null;
   images: string[];
   options: ProductOption[];
   platform: string | null;

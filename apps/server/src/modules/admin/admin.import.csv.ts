@@ -3,6 +3,7 @@ import {
   MAX_IMPORT_ROWS,
   OPTIONAL_PRODUCT_CSV_COLUMNS,
   PRODUCT_CSV_COLUMNS,
+  TRADE_IN_CREDIT_CSV_COLUMN,
   VARIANT_CSV_COLUMNS,
 } from '@pixel-vault/shared';
 import type { z } from 'zod';
@@ -26,6 +27,8 @@ export interface ImportRecord {
   cells: Cells | null;
   /** The variant columns' cells, in a file that has them (issue 31). */
   variant?: VariantCells;
+  /** Issue 35: the tradeInCredit cell, in a file that has the column (the row's variant's, or its default's). */
+  credit?: string;
   /** Set when the row cannot be read as the export's columns (a wrong number of fields). */
   error?: string;
 }
@@ -46,7 +49,7 @@ export const ROWS_PER_TURN = 500;
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Undoes the export's formula neutralising (admin.service.ts `neutralise`): the export puts a `'`
+ * Undoes the export's formula neutralising (admin.export.ts `neutralise`): the export puts a `'`
  * before a cell beginning with = + - @ a tab, a carriage return or a `'`, so a leading `'` before one
  * of those is the export's and goes. Any other leading `'` was typed by someone and stays.
  */
@@ -96,7 +99,11 @@ const REQUIRED_COLUMNS = PRODUCT_CSV_COLUMNS.filter((column) => !isOptional(colu
 /** Which of the known columns the header names, or a 400 saying what is wrong with it. */
 function readHeader(header: string[]): { names: string[]; withVariants: boolean } {
   const names = header.map((name) => name.trim());
-  const known: readonly string[] = [...PRODUCT_CSV_COLUMNS, ...VARIANT_CSV_COLUMNS];
+  const known: readonly string[] = [
+    ...PRODUCT_CSV_COLUMNS,
+    ...VARIANT_CSV_COLUMNS,
+    TRADE_IN_CREDIT_CSV_COLUMN,
+  ];
   const missing = REQUIRED_COLUMNS.filter((column) => !names.includes(column));
   const unknown = names.filter((name) => !known.includes(name));
   const twice = names.filter((name, i) => names.indexOf(name) !== i);
@@ -108,7 +115,8 @@ function readHeader(header: string[]): { names: string[]; withVariants: boolean 
     ].filter(Boolean);
     throw bad(
       `The first row must name the columns ${REQUIRED_COLUMNS.join(',')} and may name ` +
-        `${OPTIONAL_PRODUCT_CSV_COLUMNS.join(',')} (as the products export does): ${problems.join('; ')}`,
+        `${[...OPTIONAL_PRODUCT_CSV_COLUMNS, TRADE_IN_CREDIT_CSV_COLUMN].join(',')} (as the products export does): ` +
+        problems.join('; '),
     );
   }
   // Issue 31: the variant columns come together (a row is a variant) or not at all (a row is a product).
@@ -155,6 +163,7 @@ export async function parseProductsCsv(bytes: Uint8Array): Promise<ImportRecord[
 
   const at = PRODUCT_CSV_COLUMNS.map((column) => names.indexOf(column));
   const variantAt = VARIANT_CSV_COLUMNS.map((column) => names.indexOf(column));
+  const creditAt = names.indexOf(TRADE_IN_CREDIT_CSV_COLUMN);
   return rows.map((fields, i) => {
     const row = i + 1;
     if (fields.length !== names.length) {
@@ -169,10 +178,12 @@ export async function parseProductsCsv(bytes: Uint8Array): Promise<ImportRecord[
     const cells = Object.fromEntries(
       PRODUCT_CSV_COLUMNS.flatMap((column, c) => (at[c] === -1 ? [] : [[column, cell(at[c])]])),
     ) as Cells;
-    if (!withVariants) return { row, cells };
+    // Issue 35: left out of a file without the column, which leaves every credit as it is.
+    const credit = creditAt === -1 ? {} : { credit: cell(creditAt) };
+    if (!withVariants) return { row, cells, ...credit };
     const variant = Object.fromEntries(
       VARIANT_CSV_COLUMNS.map((column, c) => [column, cell(variantAt[c])]),
     ) as VariantCells;
-    return { row, cells, variant };
+    return { row, cells, variant, ...credit };
   });
 }

@@ -4,7 +4,9 @@ import {
   PRODUCT_CSV_COLUMNS,
   ProductOptionInput,
   Sku,
+  TradeInCreditInput,
   VARIANT_CSV_COLUMNS,
+  toCents,
 } from '@pixel-vault/shared';
 import {
   type Cells,
@@ -35,6 +37,8 @@ export interface VariantRow {
   values: string[];
   price: string;
   stock: string;
+  /** Issue 35: its trade-in credit in cents, null for not bought; undefined: the file has no such column. */
+  tradeInCreditCents?: number | null;
   /** False when the row is wrong on its own or beside its product's rows (already that row's error). */
   ok: boolean;
 }
@@ -44,6 +48,8 @@ export interface ProductRows {
   row: number;
   cells: Cells;
   variants?: VariantRow[];
+  /** Issue 35, a row without variant cells: its default variant's trade-in credit, as VariantRow's. */
+  tradeInCreditCents?: number | null;
 }
 
 const OptionName = ProductOptionInput.shape.name;
@@ -59,8 +65,26 @@ function sameProduct(first: Cells, cells: Cells): boolean {
   return firstId === '' && cells.productName.trim() === first.productName.trim();
 }
 
+/**
+ * Issue 35: a tradeInCredit cell as cents, null when empty (not bought); undefined in a file without the
+ * column, or when the cell is wrong (then `wrong` is told why).
+ */
+function readCredit(cell: string | undefined, wrong: (message: string) => void): number | null | undefined {
+  if (cell === undefined) return undefined;
+  const parsed = TradeInCreditInput.safeParse(cell);
+  if (!parsed.success) {
+    wrong(issuesOf(parsed.error));
+    return undefined;
+  }
+  return parsed.data === null ? null : toCents(parsed.data);
+}
+
+/** A credit read into a row, only when the file has the column. */
+const creditField = (cents: number | null | undefined) =>
+  cents === undefined ? {} : { tradeInCreditCents: cents };
+
 /** The variant cells of one row, each checked on its own. */
-function readVariant(row: number, cells: VariantCells, fail: Fail): VariantRow {
+function readVariant(row: number, cells: VariantCells, credit: string | undefined, fail: Fail): VariantRow {
   let ok = true;
   const wrong = (message: string) => {
     fail(row, message);
@@ -108,6 +132,7 @@ function readVariant(row: number, cells: VariantCells, fail: Fail): VariantRow {
     values,
     price: cells.variantPrice.trim(),
     stock: cells.variantStock.trim(),
+    ...creditField(readCredit(credit, wrong)),
     ok,
   };
 }
@@ -120,7 +145,7 @@ export async function groupRows(records: ImportRecord[], fail: Fail): Promise<Pr
   const products: ProductRows[] = [];
   let open: ProductRows | undefined;
   const skuRows = new Map<string, number>();
-  for (const { row, cells, variant, error } of records) {
+  for (const { row, cells, variant, credit, error } of records) {
     if (row % ROWS_PER_TURN === 0) await nextTurn();
     if (!cells) {
       fail(row, error ?? 'The row cannot be read');
@@ -130,11 +155,11 @@ export async function groupRows(records: ImportRecord[], fail: Fail): Promise<Pr
     // A row without any variant cell reads as in a file without them: the product's columns alone (its
     // price and stock the default variant's), whatever variants the product has.
     if (!variant || VARIANT_CSV_COLUMNS.every((column) => variant[column].trim() === '')) {
-      products.push({ row, cells });
+      products.push({ row, cells, ...creditField(readCredit(credit, (message) => fail(row, message))) });
       open = undefined;
       continue;
     }
-    const read = readVariant(row, variant, fail);
+    const read = readVariant(row, variant, credit, fail);
     if (read.sku !== undefined) {
       const first = skuRows.get(read.sku.toLowerCase());
       if (first !== undefined) {

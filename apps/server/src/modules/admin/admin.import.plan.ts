@@ -18,7 +18,7 @@ import {
 import { ROWS_PER_TURN, issuesOf, nextTurn } from './admin.import.csv.js';
 import type { ProductRows } from './admin.import.groups.js';
 import type { SkuClaim } from './admin.import.skus.js';
-import { type VariantPrice, planVariants } from './admin.import.variants.js';
+import { type VariantCredit, type VariantPrice, planVariants } from './admin.import.variants.js';
 
 /**
  * What the file asks of each product (issue 15; variants, issue 31): first what the file alone says
@@ -32,6 +32,8 @@ export interface NewVariant {
   options: Record<string, string>;
   priceCents: number;
   stock: number;
+  /** Issue 35: null, not bought. */
+  tradeInCreditCents: number | null;
 }
 
 export interface Create extends ProductValues {
@@ -68,6 +70,8 @@ export interface Work {
   updates: Update[];
   /** Variants whose price or stock alone change, in place. */
   prices: VariantPrice[];
+  /** Issue 35: trade-in credits of variants kept in place (a product's variants written anew carry theirs). */
+  credits: VariantCredit[];
   variantWrites: VariantsChange[];
   skus: SkuClaim[];
   changes: ProductImportChange[];
@@ -94,6 +98,7 @@ const FIELD_ORDER = [
   'sku',
   'variantPrice',
   'variantStock',
+  'tradeInCredit',
 ];
 const inOrder = (fields: Iterable<string>) =>
   [...new Set(fields)].sort((a, b) => FIELD_ORDER.indexOf(a) - FIELD_ORDER.indexOf(b));
@@ -179,6 +184,7 @@ export async function planProducts(
     creates: [],
     updates: [],
     prices: [],
+    credits: [],
     variantWrites: [],
     skus: [],
     changes: [],
@@ -213,7 +219,10 @@ function planCreate(plan: FilePlan & { kind: 'create' }, work: Work, ctx: PlanCo
   } = plan.values;
   let options: ProductOptionInput[] = [];
   // Sold in one form: its one variant gets the SKU made from the product's id, as the API's add-new.
-  let variants: NewVariant[] = [{ id: randomUUID(), sku: defaultSku(id), options: {}, priceCents, stock }];
+  const tradeInCreditCents = product.tradeInCreditCents ?? null;
+  let variants: NewVariant[] = [
+    { id: randomUUID(), sku: defaultSku(id), options: {}, priceCents, stock, tradeInCreditCents },
+  ];
   if (product.variants) {
     const asked = planVariants(product, undefined, undefined, ctx.fail);
     if (!asked) return;
@@ -223,7 +232,14 @@ function planCreate(plan: FilePlan & { kind: 'create' }, work: Work, ctx: PlanCo
     variants = asked.variants.map((v) => {
       const variantId = randomUUID();
       const sku = v.sku ?? defaultSku(variantId);
-      return { id: variantId, sku, options: v.options, priceCents: toCents(v.price), stock: v.stockQuantity };
+      return {
+        id: variantId,
+        sku,
+        options: v.options,
+        priceCents: toCents(v.price),
+        stock: v.stockQuantity,
+        tradeInCreditCents: v.tradeInCredit == null ? null : toCents(v.tradeInCredit),
+      };
     });
   }
   const [first] = variants;
@@ -250,6 +266,7 @@ function planUpdate(
     if (!asked) return;
     work.skus.push(...asked.skus);
     fields.push(...asked.fields);
+    if (asked.change !== 'write') work.credits.push(...asked.credits);
     const [only] = asked.variants;
     if (asked.change === 'prices' && only && asked.variants.length === 1 && found.options.length === 0) {
       // Sold in one form: its price and stock go the way of a file without the variant columns.
@@ -266,6 +283,13 @@ function planUpdate(
       );
       work.variantWrites.push({ productId: found.id, options: asked.options, variants, current: live });
     }
+  } else if (
+    product.tradeInCreditCents !== undefined &&
+    product.tradeInCreditCents !== found.tradeInCreditCents
+  ) {
+    // Issue 35: a product's row says its default variant's credit, as it says its price.
+    work.credits.push({ variantId: found.variantId, cents: product.tradeInCreditCents });
+    fields.push('tradeInCredit');
   }
   if (fields.length === 0) {
     work.unchanged += 1;

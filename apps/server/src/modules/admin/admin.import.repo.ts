@@ -55,10 +55,13 @@ export async function currentProducts(
     platform: string | null;
     price_cents: number;
     stock: number;
+    variant_id: string;
+    trade_in_credit_cents: number | null;
   }>(
     tx,
     // Price and stock: the default variant's (issue 31), locked with its product when about to be written.
-    sql`select p.id, p.name, p.description, p.category, p.options, p.platform, v.price_cents, v.stock
+    sql`select p.id, p.name, p.description, p.category, p.options, p.platform, v.price_cents, v.stock,
+          v.id as variant_id, v.trade_in_credit_cents
         from ${products} p
         join ${productVariants} v on v.product_id = p.id and ${isDefaultVariant('v')}
         where p.deleted_at is null and ${idIn(sql`p.id`, ids)}
@@ -73,6 +76,8 @@ export async function currentProducts(
       category: r.category,
       priceCents: Number(r.price_cents),
       stock: Number(r.stock),
+      variantId: r.variant_id,
+      tradeInCreditCents: r.trade_in_credit_cents === null ? null : Number(r.trade_in_credit_cents),
       images: [],
       options: r.options,
       platform: r.platform,
@@ -144,7 +149,7 @@ export async function skuOwners(tx: Transaction, skus: string[]): Promise<Map<st
  */
 export async function writeImport(
   tx: Transaction,
-  { creates, updates, prices, variantWrites }: Work,
+  { creates, updates, prices, credits, variantWrites }: Work,
   current: Map<string, Current>,
   placeholderUrl: (category: string) => Promise<string>,
 ): Promise<void> {
@@ -227,6 +232,17 @@ export async function writeImport(
       update ${productVariants} pv set
         price_cents = v.price_cents, stock = v.stock, updated_at = ${now.toISOString()}::timestamptz
       from (values ${sql.join(values, sql`, `)}) as v(id, price_cents, stock)
+      where pv.id = v.id`);
+  }
+  // Issue 35: trade-in credits of variants kept in place (null: no longer bought).
+  for (let i = 0; i < credits.length; i += IMPORT_BATCH) {
+    const values = credits
+      .slice(i, i + IMPORT_BATCH)
+      .map(({ variantId, cents }) => sql`(${variantId}::uuid, ${cents}::int)`);
+    await tx.execute(sql`
+      update ${productVariants} pv set
+        trade_in_credit_cents = v.cents, updated_at = ${now.toISOString()}::timestamptz
+      from (values ${sql.join(values, sql`, `)}) as v(id, cents)
       where pv.id = v.id`);
   }
   for (const change of variantWrites) await writeVariants(tx, { ...change, now });

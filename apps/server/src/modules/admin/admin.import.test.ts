@@ -550,7 +550,7 @@ describe('POST /api/admin/import/products (issue 15)', () => {
     const missing = await upload('_id,productName,productCategory\r\n,A,puzzles\r\n');
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toBe(
-      `The first row must name the columns ${WITHOUT_PLATFORM.join(',')} and may name platform ` +
+      `The first row must name the columns ${WITHOUT_PLATFORM.join(',')} and may name platform,tradeInCredit ` +
         '(as the products export does): missing productDescription, productPrice, stockQuantity, productImage',
     );
     const unknown = await upload(`${HEADER},Price\r\n`);

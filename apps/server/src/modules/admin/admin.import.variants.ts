@@ -33,6 +33,12 @@ export interface VariantPrice {
   stock: number;
 }
 
+/** Issue 35: a variant kept in place whose trade-in credit changes (null: no longer bought). */
+export interface VariantCredit {
+  variantId: string;
+  cents: number | null;
+}
+
 export interface VariantsPlan {
   options: ProductOptionInput[];
   variants: ProductVariantInput[];
@@ -42,6 +48,8 @@ export interface VariantsPlan {
    */
   change: 'none' | 'prices' | 'write';
   prices: VariantPrice[];
+  /** Credits that change on variants kept in place (a `write` change writes them with the variants). */
+  credits: VariantCredit[];
   /** The answer's changed columns: productPrice, stockQuantity, options, variants, sku, variantPrice... */
   fields: string[];
   skus: SkuClaim[];
@@ -169,6 +177,10 @@ export function planVariants(
         options: values,
         price,
         stockQuantity: stock,
+        // Issue 35: only in a file with the column; without, every variant keeps its credit.
+        ...(r.tradeInCreditCents === undefined
+          ? {}
+          : { tradeInCredit: r.tradeInCreditCents === null ? null : r.tradeInCreditCents / 100 }),
       },
     ];
   });
@@ -179,7 +191,7 @@ export function planVariants(
     rows.map((r) => r.row),
     byId,
   );
-  if (!stored) return { options, variants, change: 'write', prices: [], fields: [], skus };
+  if (!stored) return { options, variants, change: 'write', prices: [], credits: [], fields: [], skus };
   return { options, variants, skus, ...differences(options, variants, stored) };
 }
 
@@ -193,6 +205,7 @@ function differences(options: ProductOptionInput[], variants: ProductVariantInpu
     fields.add('variants');
   }
   const prices: VariantPrice[] = [];
+  const credits: VariantCredit[] = [];
   variants.forEach((variant, i) => {
     const row = stored.variants.find((v) => v.id === variant._id);
     if (
@@ -204,6 +217,13 @@ function differences(options: ProductOptionInput[], variants: ProductVariantInpu
     }
     if (!row) return;
     if (variant.sku !== undefined && variant.sku !== row.sku) fields.add('sku');
+    if (variant.tradeInCredit !== undefined) {
+      const cents = variant.tradeInCredit === null ? null : toCents(variant.tradeInCredit);
+      if (cents !== row.tradeInCreditCents) {
+        credits.push({ variantId: row.id, cents });
+        fields.add('tradeInCredit');
+      }
+    }
     const priceCents = toCents(variant.price);
     if (priceCents === row.priceCents && variant.stockQuantity === row.stock) return;
     prices.push({ variantId: row.id, priceCents, stock: variant.stockQuantity });
@@ -218,5 +238,5 @@ function differences(options: ProductOptionInput[], variants: ProductVariantInpu
 
   const reshaped = fields.has('options') || fields.has('variants') || fields.has('sku');
   const change: VariantsPlan['change'] = reshaped ? 'write' : prices.length > 0 ? 'prices' : 'none';
-  return { change, prices, fields: [...fields] };
+  return { change, prices, credits, fields: [...fields] };
 }

@@ -70,7 +70,7 @@ describe('GET /api/admin/export/products.csv', () => {
     expect(text.split('\r\n')[0]).toBe(
       '_id,productName,productCategory,productDescription,productPrice,stockQuantity,productImage,platform,' +
         'variantId,sku,option1Name,option1Value,option2Name,option2Value,option3Name,option3Value,' +
-        'variantPrice,variantStock',
+        'variantPrice,variantStock,tradeInCredit',
     );
     expect(text).toContain('"\'=HYPERLINK(""http://evil.example"",""Click"")"');
     const rows = rowsOf(text);
@@ -91,6 +91,8 @@ describe('GET /api/admin/export/products.csv', () => {
       ...noVariantColumns,
       variantPrice: '19.99',
       variantStock: '7',
+      // Issue 35: not bought.
+      tradeInCredit: '',
     });
     expect(byId.get(plain.id)).toMatchObject({
       productDescription: "'-5 lives",
@@ -140,6 +142,11 @@ describe('GET /api/admin/export/products.csv', () => {
       .update(productVariants)
       .set({ archivedAt: now, sku: `SM64-G-P~${graded!.id}` })
       .where(eq(productVariants.id, graded!.id));
+    // Issue 35: the shop buys the loose PAL copy for $14.50 in store credit, and the others not.
+    await ctx.db
+      .update(productVariants)
+      .set({ tradeInCreditCents: 1450 })
+      .where(eq(productVariants.id, lp!.id));
 
     const rows = rowsOf((await exportText()).rawPayload.toString('utf8'));
     const ofGame = rows.filter((r) => r._id === game.id);
@@ -166,6 +173,7 @@ describe('GET /api/admin/export/products.csv', () => {
         option2Value: 'NTSC-U',
         variantPrice: '40.00',
         variantStock: '3',
+        tradeInCredit: '',
       },
       {
         ...repeated,
@@ -175,6 +183,7 @@ describe('GET /api/admin/export/products.csv', () => {
         option2Value: 'PAL',
         variantPrice: '35.00',
         variantStock: '1',
+        tradeInCredit: '14.50',
       },
       {
         ...repeated,
@@ -184,6 +193,7 @@ describe('GET /api/admin/export/products.csv', () => {
         option2Value: 'PAL',
         variantPrice: '125.00',
         variantStock: '0',
+        tradeInCredit: '',
       },
     ]);
     expect(rows.find((r) => r._id === threeOptions.id)).toMatchObject({

@@ -40,6 +40,7 @@ export async function* productExportRows(db: Database, batch: number): AsyncGene
       variant_options: Record<string, string>;
       price_cents: number;
       stock: number;
+      trade_in_credit_cents: number | null;
     }>(
       db,
       // Images are gathered once per product (materialized), not once per variant row.
@@ -51,7 +52,8 @@ export async function* productExportRows(db: Database, batch: number): AsyncGene
             where p.deleted_at is null ${after ? sql`and p.id > ${after}::uuid` : sql``}
             order by p.id
             limit ${batch})
-          select page.*, v.id as variant_id, v.sku, v.options as variant_options, v.price_cents, v.stock
+          select page.*, v.id as variant_id, v.sku, v.options as variant_options, v.price_cents, v.stock,
+            v.trade_in_credit_cents
           from page
           left join ${productVariants} v on v.product_id = page.id and v.archived_at is null
           order by page.id, v.position`,
@@ -78,6 +80,8 @@ export async function* productExportRows(db: Database, batch: number): AsyncGene
         option3Value: valueOf(names[2]),
         variantPrice: money(Number(r.price_cents)),
         variantStock: Number(r.stock),
+        // Issue 35: empty for not bought, as the import reads an empty cell.
+        tradeInCredit: r.trade_in_credit_cents === null ? '' : money(Number(r.trade_in_credit_cents)),
       };
       // The first row of a product is its default variant: the spec's price and stock are its own.
       productCells ??= {

@@ -7,6 +7,7 @@ import {
   PRODUCTS_IMPORT_PATH,
   ProductsImportQuery,
   ProductsImportResult,
+  TradeInsExportQuery,
 } from '@pixel-vault/shared';
 import { requireUser } from '../../lib/access.js';
 import { AppError } from '../../lib/errors.js';
@@ -37,6 +38,16 @@ export async function adminRoutes(
     { schema: { querystring: OrdersExportQuery }, config: { access: 'admin' } },
     async (request, reply) => {
       const csv = admin.ordersCsv(request.query);
+      download(reply, csv);
+      return reply.send(csv.stream);
+    },
+  );
+  // Issue 35: the orders export's sibling, one row per line of each trade-in created in the range.
+  app.get(
+    '/api/admin/export/tradeins.csv',
+    { schema: { querystring: TradeInsExportQuery }, config: { access: 'admin' } },
+    async (request, reply) => {
+      const csv = admin.tradeInsCsv(request.query);
       download(reply, csv);
       return reply.send(csv.stream);
     },

@@ -1,6 +1,4 @@
-import { Readable, pipeline } from 'node:stream';
 import { type SQL, and, asc, inArray, sql } from 'drizzle-orm';
-import { stringify } from 'csv-stringify';
 import {
   type AdminStats,
   type AdminStatsQuery,
@@ -9,25 +7,33 @@ import {
   nameWithVariant,
   PRODUCTS_EXPORT_COLUMNS,
   type ProductOption,
+  TRADEIN_CSV_COLUMNS,
+  type TradeInsExportQuery,
   toDollars,
   variantTitle,
 } from '@pixel-vault/shared';
 import { type Database, queryRows } from '../../db/client.js';
 import { orderItems, orders, productVariants, products } from '../../db/schema/index.js';
+import {
+  type CsvDownload,
+  EXPORT_BATCH,
+  addDays,
+  csvStream,
+  dayIn,
+  dayStart,
+  money,
+} from './admin.export.js';
 import { productExportRows } from './admin.products-export.js';
+import { tradeInExportRows, tradeInStats } from './admin.tradeins.js';
 
-/** Rows per query of an export: 100,000 orders are read 1,000 at a time, never all at once. */
-export const EXPORT_BATCH = 1000;
-
-export interface CsvDownload {
-  filename: string;
-  stream: Readable;
-}
+export { type CsvDownload, EXPORT_BATCH, addDays, dayIn, neutralise } from './admin.export.js';
 
 export interface AdminService {
   stats(query: AdminStatsQuery): Promise<AdminStats>;
   ordersCsv(query: OrdersExportQuery): CsvDownload;
   productsCsv(): CsvDownload;
+  /** Issue 35: GET /api/admin/export/tradeins.csv, the orders export's sibling. */
+  tradeInsCsv(query: TradeInsExportQuery): CsvDownload;
 }
 
 export interface AdminServiceOptions {
@@ -40,7 +46,6 @@ export interface AdminServiceOptions {
   onStreamError?: (error: Error) => void;
 }
 
-/** `YYYY-MM-DD` of `at` in `timeZone`. */
 /**
  * Whether the database knows `timeZone` (the overview counts days in SQL with it). Node's and the
  * database's time-zone lists are two copies of the tz database that can differ; main.ts refuses to
@@ -54,64 +59,11 @@ export async function databaseKnowsTimeZone(db: Database, timeZone: string): Pro
   );
 }
 
-export function dayIn(at: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(at);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
-}
-
-/** `day` moved by `delta` calendar days (plain dates: no zone, no daylight saving). */
-export function addDays(day: string, delta: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + delta)).toISOString().slice(0, 10);
-}
-
-/** The instant a shop day starts: midnight of `day` in `timeZone`, worked out by the database. */
-const dayStart = (day: string, timeZone: string) => sql`(${day}::date::timestamp at time zone ${timeZone})`;
-
-/**
- * A spreadsheet runs a cell beginning with = + - @ (or a tab or carriage return before one) as a
- * formula: such a cell is written with a leading ' so it stays text (OWASP "CSV injection"). A cell
- * that itself begins with ' gets one too, so the import (admin.import.csv.ts `unneutralise`) can take
- * off exactly the ones added here: a description that really starts with '= survives the round trip.
- */
-export function neutralise(cell: string): string {
-  return /^[=+\-@\t\r']/.test(cell) ? `'${cell}` : cell;
-}
-
-const money = (cents: number) => toDollars(cents).toFixed(2);
-
 /**
  * The orders export's header: the columns of before, then the discount code (issue 32) and what it took
  * off the items at the end, so a reader that takes the columns by position reads what it did.
  */
 export const ORDER_EXPORT_COLUMNS = [...ORDER_CSV_COLUMNS, 'discountCode', 'discountPrice'] as const;
-
-/** RFC 4180: CRLF between records, a field quoted when it holds a comma, a quote or a line break. */
-function csvStream(
-  columns: readonly string[],
-  rows: AsyncGenerator<Record<string, string | number | boolean | null>>,
-  onError: (error: Error) => void,
-): Readable {
-  const writer = stringify({
-    header: true,
-    columns: [...columns],
-    record_delimiter: 'windows',
-    cast: {
-      boolean: (value) => (value ? 'true' : 'false'),
-      string: (value) => neutralise(value),
-    },
-  });
-  // Pulled a batch at a time: the next query runs only when the client has read what came before.
-  return pipeline(Readable.from(rows), writer, (error) => {
-    if (error) onError(error);
-  });
-}
 
 export function createAdminService({
   db,
@@ -130,7 +82,7 @@ export function createAdminService({
     const inRange = sql`o.status = 'paid' and o.created_at >= ${dayStart(first, timeZone)}
       and o.created_at < ${dayStart(addDays(today, 1), timeZone)}`;
 
-    const [perDay, top, low, open] = await Promise.all([
+    const [perDay, top, low, open, tradeIns] = await Promise.all([
       queryRows<{ day: string; orders: number; revenue: string | number }>(
         db,
         // Grouped by date, formatted after: to_char on each of 100,000 rows costs more than the sums.
@@ -181,6 +133,7 @@ export function createAdminService({
               (select count(*) from ${orders} where status = 'unpaid' and expires_at > ${now.toISOString()}::timestamptz)::int as unpaid,
               (select count(*) from ${orders} where status = 'paid' and not is_delivered)::int as to_deliver`,
       ),
+      tradeInStats(db, dayStart(first, timeZone), dayStart(addDays(today, 1), timeZone)),
     ]);
 
     const byDay = new Map(perDay.map((row) => [row.day, row]));
@@ -218,6 +171,7 @@ export function createAdminService({
         sku: row.sku,
       })),
       openOrders: { unpaid: Number(open[0]?.unpaid ?? 0), toDeliver: Number(open[0]?.to_deliver ?? 0) },
+      tradeIns,
     };
   }
 
@@ -310,11 +264,21 @@ export function createAdminService({
     }
   }
 
+  const rangeName = (what: string, { from, to }: OrdersExportQuery) =>
+    `${what}${from ? `-from-${from}` : ''}${to ? `-to-${to}` : ''}.csv`;
+
   return {
     stats,
     ordersCsv(query) {
-      const name = `orders${query.from ? `-from-${query.from}` : ''}${query.to ? `-to-${query.to}` : ''}.csv`;
+      const name = rangeName('orders', query);
       return { filename: name, stream: csvStream(ORDER_EXPORT_COLUMNS, orderRows(query), onStreamError) };
+    },
+    tradeInsCsv(query) {
+      const rows = tradeInExportRows(db, query, timeZone, EXPORT_BATCH);
+      return {
+        filename: rangeName('tradeins', query),
+        stream: csvStream(TRADEIN_CSV_COLUMNS, rows, onStreamError),
+      };
     },
     productsCsv() {
       return {

@@ -97,6 +97,8 @@ describe('product answers (issue 31)', () => {
         options: v.options,
         price: v.priceCents / 100,
         stockQuantity: v.stock,
+        // Issue 35: not on the buy list.
+        tradeInCredit: null,
       })),
     );
 

@@ -33,6 +33,8 @@ function toVariantDto(v: VariantJson, terms?: SaleTerms): ProductVariant {
     stockQuantity: v.stock,
     // Issue 32: while a sale runs, the regular price beside the sale price.
     ...(terms ? { compareAtPrice: toDollars(v.priceCents) } : {}),
+    // Issue 35: what the shop pays in store credit for one, never on sale.
+    tradeInCredit: v.tradeInCreditCents === null ? null : toDollars(v.tradeInCreditCents),
   };
 }
 
@@ -97,6 +99,8 @@ interface VariantJson {
   options: Record<string, string>;
   priceCents: number;
   stock: number;
+  /** Issue 35: null when the shop does not buy it. */
+  tradeInCreditCents: number | null;
 }
 
 /**
@@ -119,7 +123,8 @@ export const productColumns = {
   options: products.options,
   // The live variants by position, read by the index on (product, position): the first is the default.
   variants: sql<VariantJson[]>`(select json_agg(json_build_object(
-        'id', v.id, 'sku', v.sku, 'options', v.options, 'priceCents', v.price_cents, 'stock', v.stock
+        'id', v.id, 'sku', v.sku, 'options', v.options, 'priceCents', v.price_cents, 'stock', v.stock,
+        'tradeInCreditCents', v.trade_in_credit_cents
       ) order by v.position)
       from ${productVariants} v where v.product_id = ${outerId} and v.archived_at is null)`,
   ratingTenths: products.ratingTenths,

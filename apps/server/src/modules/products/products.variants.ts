@@ -38,6 +38,7 @@ export const asInput = (row: ProductVariantRow): ProductVariantInput => ({
   options: row.options,
   price: row.priceCents / 100,
   stockQuantity: row.stock,
+  tradeInCredit: row.tradeInCreditCents === null ? null : row.tradeInCreditCents / 100,
 });
 
 const invalid = (message: string) => new AppError(400, message, 'INVALID_VARIANTS');
@@ -138,6 +139,8 @@ export async function writeVariants(tx: Transaction, write: VariantsWrite): Prom
           sku: variant.sku ?? row.sku,
           priceCents: toCents(variant.price),
           stock: variant.stockQuantity,
+          // Issue 35: left out, the variant keeps its trade-in credit; null, the shop stops buying it.
+          ...(variant.tradeInCredit !== undefined ? { tradeInCreditCents: creditCents(variant) } : {}),
           updatedAt: now,
         })
         .where(eq(productVariants.id, row.id));
@@ -154,6 +157,7 @@ export async function writeVariants(tx: Transaction, write: VariantsWrite): Prom
           options: variant.options,
           priceCents: toCents(variant.price),
           stock: variant.stockQuantity,
+          tradeInCreditCents: creditCents(variant),
         },
       ];
     });
@@ -167,6 +171,11 @@ export async function writeVariants(tx: Transaction, write: VariantsWrite): Prom
     .update(products)
     .set({ options: options as ProductOption[], updatedAt: now })
     .where(eq(products.id, productId));
+}
+
+/** A variant's trade-in credit in cents (issue 35); null (not bought) when left out or cleared. */
+function creditCents(variant: ProductVariantInput): number | null {
+  return variant.tradeInCredit == null ? null : toCents(variant.tradeInCredit);
 }
 
 function sortedKeys(values: Record<string, string>): [string, string][] {

@@ -33,48 +33,68 @@ function Saved({ filename }: { filename: string | null }) {
 
 /**
  * Issue 15's CSV exports: every order (or those placed between two days, both included) and every
- * product, for a spreadsheet or an accountant. The routes want the admin's token, so the file is fetched
- * with it and saved from memory, not opened as a link.
+ * product, for a spreadsheet or an accountant; issue 35: the trade-ins over the same days, a row per
+ * item. The routes want the admin's token, so the file is fetched with it and saved from memory, not
+ * opened as a link.
  */
 export function ExportPanel() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [rangeError, setRangeError] = useState<string | null>(null);
-  const orders = useDownload();
+  // The orders and the trade-ins share the dates, and one download (and its Saved line) at a time.
+  const ranged = useDownload();
+  const [exporting, setExporting] = useState<'orders' | 'tradeins'>('orders');
   const products = useDownload();
 
-  function exportOrders(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function exportRange(kind: 'orders' | 'tradeins') {
     const range = OrdersExportQuery.safeParse({ from: from || undefined, to: to || undefined });
     if (!range.success) {
       setRangeError(range.error.issues[0]?.message ?? 'Check the dates');
       return;
     }
     setRangeError(null);
-    void orders.download({ kind: 'orders', ...range.data });
+    setExporting(kind);
+    void ranged.download({ kind, ...range.data });
   }
+
+  function exportOrders(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    exportRange('orders');
+  }
+  const busy = (kind: 'orders' | 'tradeins') => ranged.busy && exporting === kind;
 
   return (
     <div className="flex flex-col gap-6">
       <form
         noValidate
-        aria-label="Export orders"
+        aria-label="Export orders and trade-ins"
         onSubmit={exportOrders}
         className="flex flex-col gap-3 border-2 border-zinc-700 bg-zinc-950 p-4"
       >
         <p className="text-sm text-zinc-300">
-          One row per order. Leave a date empty to start at the first order or end at the last.
+          One row per order, or per item of a trade-in. Leave a date empty to start at the first or end at the
+          last.
         </p>
         <div className="grid gap-3 sm:grid-cols-2">
           <Field label="From" type="date" value={from} onChange={setFrom} />
           <Field label="To" type="date" value={to} onChange={setTo} />
         </div>
         {rangeError && <ErrorLine message={rangeError} prefix="" />}
-        <button type="submit" className="btn btn-primary self-start" disabled={orders.busy}>
-          {orders.busy ? 'Exporting orders...' : 'Export orders'}
-        </button>
-        <Saved filename={orders.saved} />
-        {orders.error && <ErrorLine message={orders.error} />}
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className="btn btn-primary" disabled={ranged.busy}>
+            {busy('orders') ? 'Exporting orders...' : 'Export orders'}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={ranged.busy}
+            onClick={() => exportRange('tradeins')}
+          >
+            {busy('tradeins') ? 'Exporting trade-ins...' : 'Export trade-ins'}
+          </button>
+        </div>
+        <Saved filename={ranged.saved} />
+        {ranged.error && <ErrorLine message={ranged.error} />}
       </form>
       <div className="flex flex-col gap-3 border-2 border-zinc-700 bg-zinc-950 p-4">
         <p className="text-sm text-zinc-300">

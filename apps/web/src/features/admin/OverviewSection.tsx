@@ -47,7 +47,8 @@ function Totals({ totals }: { totals: AdminStats['totals'] }) {
  * Overview (issue 15), the dashboard's first section: how the shop did over the last 7, 30, 90 or 365
  * days (paid orders, revenue, average order, the sales per day drawn and tabled), its best sellers,
  * the products low on stock (each linking to its edit form) and the orders waiting on someone. Issue 34:
- * the sold-out variants most shoppers wait for (back-in-stock alerts).
+ * the sold-out variants most shoppers wait for (back-in-stock alerts). Issue 35: the store credit paid
+ * for trade-ins in the range and the items they bought.
  */
 export function OverviewSection() {
   const [days, setDays] = useState<number>(STATS_DEFAULT_DAYS);
@@ -128,6 +129,7 @@ export function OverviewSection() {
             </Panel>
           </div>
           <MostWantedPanel />
+          <TradeInsPanel tradeIns={stats.tradeIns} />
           <Panel title="Open orders">
             <dl className="flex flex-wrap gap-x-6 gap-y-2">
               <div>
@@ -146,6 +148,24 @@ export function OverviewSection() {
         </>
       )}
     </div>
+  );
+}
+
+/** Issue 35: what the shop paid in store credit for trade-ins over the range, and how many items it got. */
+function TradeInsPanel({ tradeIns }: { tradeIns: AdminStats['tradeIns'] }) {
+  return (
+    <Panel title="Trade-ins">
+      <dl className="flex flex-wrap gap-x-6 gap-y-2">
+        <div>
+          <dt className="text-xs tracking-wide text-zinc-400 uppercase">Store credit issued</dt>
+          <dd className="text-lg font-semibold">{formatDollars(tradeIns.creditIssued)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs tracking-wide text-zinc-400 uppercase">Items bought</dt>
+          <dd className="text-lg font-semibold">{tradeIns.itemsBought}</dd>
+        </div>
+      </dl>
+    </Panel>
   );
 }
 

@@ -2,12 +2,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Field } from './fields';
 import { OptionsEditor } from './OptionsEditor';
 import { hasOptions, updateRow, type VariantsDraft } from './variant-draft';
-import { VariantsTable } from './VariantsTable';
+import { TRADE_IN_CREDIT_HINT, TRADE_IN_CREDIT_LABEL, VariantsTable } from './VariantsTable';
 
 /**
  * Price, stock, options and variants of Add Product and Update Product (issue 31). Without options the
- * form is as it always was, the spec's Price and Stock fields (the product's one variant); with
- * options, the variants table takes their place. `problems` are the editor's own messages (the
+ * form is as it always was, the spec's Price and Stock fields (the product's one variant), and its
+ * trade-in credit (issue 35); with options, the variants table takes their place. `problems` are the editor's own messages (the
  * shared schemas' and `variantsProblem`'s, or the server's SKU conflict), shown beside it.
  */
 export function VariantsEditor({
@@ -37,7 +37,7 @@ export function VariantsEditor({
   }, []);
 
   const first = draft.rows[0];
-  const setFirst = (key: 'price' | 'stockQuantity') => (value: string) => {
+  const setFirst = (key: 'price' | 'stockQuantity' | 'tradeInCredit') => (value: string) => {
     if (first) onChange(updateRow(draft, first.key, { [key]: value }));
   };
 
@@ -63,6 +63,16 @@ export function VariantsEditor({
             value={first?.stockQuantity ?? ''}
             onChange={setFirst('stockQuantity')}
             required
+          />
+          <Field
+            label={TRADE_IN_CREDIT_LABEL}
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min="0"
+            value={first?.tradeInCredit ?? ''}
+            onChange={setFirst('tradeInCredit')}
+            hint={TRADE_IN_CREDIT_HINT}
           />
         </div>
       )}

@@ -11,6 +11,11 @@ import {
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/** Issue 35: a variant's trade-in credit, the buy list's price (the variants table's and the one-form field's). */
+export const TRADE_IN_CREDIT_LABEL = 'Trade-in credit ($)';
+export const TRADE_IN_CREDIT_HINT =
+  'Store credit paid for one in a trade-in. Leave it empty if the shop does not buy it.';
+
 /** One of a row's inputs, its visible label short ("SKU"), its name for a screen reader whole ("SKU for Loose / PAL"). */
 function RowInput({
   label,
@@ -101,9 +106,9 @@ export function VariantsTable({
     <fieldset className="flex min-w-0 flex-col gap-3" aria-describedby={hintId}>
       <legend className="mb-1 text-sm font-semibold tracking-wide text-cyan-300 uppercase">Variants</legend>
       <p id={hintId} className="text-sm text-zinc-400">
-        One per combination of the option values, each with its SKU, price and stock. The first is the
-        default: the shop shows it first, and its price and stock are the product&apos;s. Leave a SKU empty to
-        have one made.
+        One per combination of the option values, each with its SKU, price and stock, and the store credit
+        paid for one in a trade-in (empty: not bought). The first is the default: the shop shows it first, and
+        its price and stock are the product&apos;s. Leave a SKU empty to have one made.
       </p>
       <button
         type="button"
@@ -121,12 +126,12 @@ export function VariantsTable({
       <ol aria-label="Variants" className="flex flex-col gap-3">
         {draft.rows.map((row, index) => {
           const title = rowTitle(draft, row);
-          const set = (key: 'sku' | 'price' | 'stockQuantity') => (value: string) =>
+          const set = (key: 'sku' | 'price' | 'stockQuantity' | 'tradeInCredit') => (value: string) =>
             onChange(updateRow(draft, row.key, { [key]: value }));
           return (
             <li
               key={row.key}
-              className="grid min-w-0 grid-cols-2 gap-3 border-2 border-zinc-700 p-3 @2xl:grid-cols-[minmax(0,1fr)_14rem_7rem_6rem] @2xl:items-end"
+              className="grid min-w-0 grid-cols-2 gap-3 border-2 border-zinc-700 p-3 @2xl:grid-cols-[minmax(0,1fr)_10rem_7rem_6rem_7rem] @2xl:items-end"
             >
               <p className="col-span-2 flex min-w-0 flex-wrap items-center gap-2 self-center font-semibold break-words text-zinc-100 @2xl:col-span-1">
                 <span className="text-zinc-400">{index + 1}.</span>
@@ -168,7 +173,19 @@ export function VariantsTable({
                 onChange={set('stockQuantity')}
                 required
               />
-              <div className="col-span-2 flex flex-wrap gap-2 @2xl:col-span-4">
+              <RowInput
+                label={TRADE_IN_CREDIT_LABEL}
+                title={title}
+                wide
+                type="number"
+                inputMode="decimal"
+                step="0.01"
+                min="0"
+                value={row.tradeInCredit}
+                onChange={set('tradeInCredit')}
+                placeholder="Not bought"
+              />
+              <div className="col-span-2 flex flex-wrap gap-2 @2xl:col-span-5">
                 <button
                   type="button"
                   className="btn btn-secondary px-3 py-2"

@@ -49,8 +49,11 @@ export interface AdminReviewsArgs {
   page?: number;
 }
 
-/** Issue 15: which CSV to download; the orders may be limited to the days they were placed. */
-export type CsvExport = ({ kind: 'orders' } & OrdersExportQuery) | { kind: 'products' };
+/**
+ * Issue 15: which CSV to download; the orders (and, issue 35, the trade-ins) may be limited to the days
+ * they were placed.
+ */
+export type CsvExport = ({ kind: 'orders' | 'tradeins' } & OrdersExportQuery) | { kind: 'products' };
 /**
  * A downloaded CSV, held as an object URL until the page saves it (a Blob cannot sit in the store,
  * whose state must stay serialisable). Whoever saves it revokes the URL.
@@ -269,7 +272,7 @@ export const adminApi = api.enhanceEndpoints({ addTagTypes: ['Promotion'] }).inj
         const result = await baseQuery({
           url: `api/admin/export/${kind}.csv`,
           // Undefined parameters are left out of the query string.
-          params: arg.kind === 'orders' ? { from: arg.from, to: arg.to } : undefined,
+          params: arg.kind === 'products' ? undefined : { from: arg.from, to: arg.to },
           // A refusal is JSON ({message}); only a 2xx answer is the file.
           responseHandler: async (response) =>
             response.ok

@@ -53,7 +53,7 @@ describe('Export', () => {
     });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     renderWithProviders(<ExportPanel />, { preloadedState: adminState });
-    const form = screen.getByRole('form', { name: 'Export orders' });
+    const form = screen.getByRole('form', { name: 'Export orders and trade-ins' });
     await user.type(within(form).getByLabelText('From'), '2026-11-01');
     await user.type(within(form).getByLabelText('To'), '2026-11-23');
     await user.click(within(form).getByRole('button', { name: 'Export orders' }));
@@ -97,6 +97,34 @@ describe('Export', () => {
     expect(saves.map((save) => save.download)).toEqual(['orders.csv', 'products-2026-11-23.csv']);
   });
 
+  it("exports the trade-ins over the same days, a row per item, and saves them under the server's name (issue 35)", async () => {
+    stubObjectUrls();
+    const saves = catchSaves();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const mock = stubFetch(async () => {
+      await gate;
+      return csvResponse('tradeInId,createdAt\r\n', 'tradeins-from-2026-11-01.csv');
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ExportPanel />, { preloadedState: adminState });
+    const form = screen.getByRole('form', { name: 'Export orders and trade-ins' });
+    await user.type(within(form).getByLabelText('From'), '2026-11-01');
+    await tabTo(user, within(form).getByRole('button', { name: 'Export trade-ins' }));
+    await user.keyboard('{Enter}');
+
+    expect(await screen.findByRole('button', { name: 'Exporting trade-ins...' })).toBeDisabled();
+    // One download at a time: the orders wait for it.
+    expect(screen.getByRole('button', { name: 'Export orders' })).toBeDisabled();
+    release();
+    await waitFor(() =>
+      expect(within(form).getByRole('status')).toHaveTextContent('Saved tradeins-from-2026-11-01.csv'),
+    );
+    expect(calledUrls(mock)).toEqual(['/api/admin/export/tradeins.csv?from=2026-11-01']);
+    expect(saves.map((save) => save.download)).toEqual(['tradeins-from-2026-11-01.csv']);
+    expect(screen.getByRole('button', { name: 'Export trade-ins' })).toBeEnabled();
+  });
+
   it('refuses a range that ends before it starts without asking the server', async () => {
     const mock = stubFetch(() => csvResponse(ORDERS_CSV, 'orders.csv'));
     const user = userEvent.setup();
@@ -105,6 +133,8 @@ describe('Export', () => {
     await user.type(screen.getByLabelText('To'), '2026-11-01');
     await user.click(screen.getByRole('button', { name: 'Export orders' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('from must not be after to');
+    await user.click(screen.getByRole('button', { name: 'Export trade-ins' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('from must not be after to');
     expect(mock).not.toHaveBeenCalled();
   });
 

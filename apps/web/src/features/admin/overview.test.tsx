@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AdminStats } from '@pixel-vault/shared';
 import { calledUrls, jsonResponse, stubFetch } from '../../test/fetch';
@@ -86,6 +86,28 @@ function serveStats(answer: (days: number) => AdminStats | Response) {
 }
 
 describe('Overview', () => {
+  it('shows the store credit issued for trade-ins and the items they bought in the range (issue 35)', async () => {
+    serveStats((days) =>
+      makeStats({
+        days: quietDays(days),
+        tradeIns:
+          days === 7 ? { creditIssued: 46.5, itemsBought: 3 } : { creditIssued: 1234, itemsBought: 57 },
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<OverviewSection />, { preloadedState: adminState });
+    const panel = await screen.findByRole('region', { name: 'Trade-ins' });
+    const fact = (term: string) => within(panel).getByText(term).nextElementSibling;
+    expect(fact('Store credit issued')).toHaveTextContent('$1,234.00');
+    expect(fact('Items bought')).toHaveTextContent('57');
+    await user.click(screen.getByRole('button', { name: '7 days' }));
+    const week = await screen.findByRole('region', { name: 'Trade-ins' });
+    await waitFor(() =>
+      expect(within(week).getByText('Store credit issued').nextElementSibling).toHaveTextContent('$46.50'),
+    );
+    expect(within(week).getByText('Items bought').nextElementSibling).toHaveTextContent('3');
+  });
+
   it('lists the sold-out variants most shoppers wait for (issue 34)', async () => {
     serveStats(() => busyWeek());
     renderWithProviders(<OverviewSection />, { preloadedState: adminState });

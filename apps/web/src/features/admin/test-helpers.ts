@@ -92,6 +92,7 @@ export function makeStats(overrides: Partial<AdminStats> = {}): AdminStats {
     topProducts: [],
     lowStock: [],
     openOrders: { unpaid: 0, toDeliver: 0 },
+    tradeIns: { creditIssued: 0, itemsBought: 0 },
     ...overrides,
   };
 }

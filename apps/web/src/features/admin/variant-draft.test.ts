@@ -160,6 +160,8 @@ describe('variant draft', () => {
         ...v,
         price: String(v.price),
         stockQuantity: String(v.stockQuantity),
+        // Issue 35: as the form shows it, empty for not bought.
+        tradeInCredit: '',
       })),
     });
   });
@@ -177,8 +179,63 @@ describe('variant draft', () => {
       stockQuantity: '3',
       options: [],
       variants: [
-        { _id: product.variants[0]!._id, sku: 'Z2-L-US', options: {}, price: '34.5', stockQuantity: '3' },
+        {
+          _id: product.variants[0]!._id,
+          sku: 'Z2-L-US',
+          options: {},
+          price: '34.5',
+          stockQuantity: '3',
+          tradeInCredit: '',
+        },
       ],
+    });
+  });
+
+  it("loads each variant's trade-in credit, sends it as typed, and checks it (issue 35)", () => {
+    const product = makeTieredProduct([
+      { options: { Condition: 'Loose' }, price: 45, stockQuantity: 2, sku: 'SM64-L', tradeInCredit: 18 },
+      { options: { Condition: 'Boxed' }, price: 120, stockQuantity: 1, sku: 'SM64-B', tradeInCredit: null },
+    ]);
+    let draft = draftFromProduct(product);
+    expect(draft.rows.map((r) => r.tradeInCredit)).toEqual(['18', '']);
+    draft = updateRow(draft, draft.rows[1]!.key, { tradeInCredit: '48.50' });
+    expect(variantsToSend(draft).map((v) => v.tradeInCredit)).toEqual(['18', '48.50']);
+    draft = updateRow(draft, draft.rows[0]!.key, { tradeInCredit: '-2' });
+    draft = updateRow(draft, draft.rows[1]!.key, { tradeInCredit: 'abc' });
+    expect(variantProblems(draft)).toEqual([
+      'Loose: Trade-in credit must be 0 or more',
+      'Boxed: Trade-in credit must be a number',
+    ]);
+  });
+
+  it('sends the one variant of a product without options only when its credit is given or changed (issue 35)', () => {
+    const blank = emptyDraft();
+    const priced = updateRow(blank, blank.rows[0]!.key, {
+      price: '12',
+      stockQuantity: '4',
+      tradeInCredit: '4.5',
+    });
+    expect(pricingToSend(priced)).toEqual({
+      productPrice: '12',
+      stockQuantity: '4',
+      variants: [{ sku: '', options: {}, price: '12', stockQuantity: '4', tradeInCredit: '4.5' }],
+    });
+    expect(variantProblems(updateRow(priced, priced.rows[0]!.key, { tradeInCredit: '-1' }))).toEqual([
+      'Trade-in credit must be 0 or more',
+    ]);
+
+    // A product that is bought: clearing the credit is sent; one that is not, left as it is, sends none.
+    const bought = makeProduct({ productPrice: 12, stockQuantity: 4 });
+    bought.variants[0]!.tradeInCredit = 4.5;
+    const draft = draftFromProduct(bought);
+    expect(draft.rows[0]!.tradeInCredit).toBe('4.5');
+    const cleared = updateRow(draft, draft.rows[0]!.key, { tradeInCredit: '' });
+    expect(pricingToSend(cleared)).toMatchObject({
+      variants: [{ _id: bought.variants[0]!._id, tradeInCredit: '' }],
+    });
+    expect(pricingToSend(draftFromProduct(makeProduct({ productPrice: 3, stockQuantity: 1 })))).toEqual({
+      productPrice: '3',
+      stockQuantity: '1',
     });
   });
 

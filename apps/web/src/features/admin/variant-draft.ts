@@ -2,6 +2,7 @@ import {
   MAX_PRODUCT_OPTIONS,
   MAX_PRODUCT_VARIANTS,
   ProductOptionsInput,
+  ProductVariantInput,
   ProductVariantsInput,
   variantsProblem,
   variantTitle,
@@ -30,6 +31,10 @@ export interface VariantRow {
   sku: string;
   price: string;
   stockQuantity: string;
+  /** Issue 35: the store credit paid for one in a trade-in, dollars as typed; empty: not bought. */
+  tradeInCredit: string;
+  /** The credit the variant has (Update Product): a product without options sends it only when it changes. */
+  savedTradeInCredit?: string;
   /** Option key -> value. */
   values: Record<string, string>;
 }
@@ -43,13 +48,16 @@ let seq = 0;
 const newKey = (prefix: string) => `${prefix}${++seq}`;
 
 function blankRow(): VariantRow {
-  return { key: newKey('row'), sku: '', price: '', stockQuantity: '', values: {} };
+  return { key: newKey('row'), sku: '', price: '', stockQuantity: '', tradeInCredit: '', values: {} };
 }
 
 /** A new product's draft: no options, one variant with no price or stock yet. */
 export function emptyDraft(): VariantsDraft {
   return { options: [], rows: [blankRow()] };
 }
+
+/** A credit as the form shows it: `18.5`, or empty for not bought. */
+const creditText = (credit: number | null | undefined) => (credit == null ? '' : String(credit));
 
 /** The draft of a product as the API answers it: its options, and its live variants in order with their ids. */
 export function draftFromProduct(
@@ -63,6 +71,8 @@ export function draftFromProduct(
     sku: v.sku,
     price: String(v.price),
     stockQuantity: String(v.stockQuantity),
+    tradeInCredit: creditText(v.tradeInCredit),
+    savedTradeInCredit: creditText(v.tradeInCredit),
     values: Object.fromEntries(
       Object.entries(v.options).flatMap(([name, value]) => {
         const key = keyOf.get(name);
@@ -213,7 +223,7 @@ export function generateCombinations(
 export function updateRow(
   draft: VariantsDraft,
   key: string,
-  patch: Partial<Pick<VariantRow, 'sku' | 'price' | 'stockQuantity'>>,
+  patch: Partial<Pick<VariantRow, 'sku' | 'price' | 'stockQuantity' | 'tradeInCredit'>>,
 ): VariantsDraft {
   return { ...draft, rows: draft.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) };
 }
@@ -255,6 +265,8 @@ export function variantsToSend(draft: VariantsDraft) {
     ),
     price: row.price,
     stockQuantity: row.stockQuantity,
+    // Issue 35: as typed; empty is not bought (the schema reads '' as null).
+    tradeInCredit: row.tradeInCredit,
   }));
 }
 
@@ -264,7 +276,11 @@ export function variantsToSend(draft: VariantsDraft) {
  * without options: the spec's Price and Stock fields are checked with the product's.
  */
 export function variantProblems(draft: VariantsDraft): string[] {
-  if (!hasOptions(draft)) return [];
+  if (!hasOptions(draft)) {
+    // Issue 35: the one variant's trade-in credit sits beside the spec's fields, checked as a variant's.
+    const credit = ProductVariantInput.shape.tradeInCredit.safeParse(draft.rows[0]?.tradeInCredit ?? '');
+    return credit.success ? [] : [...new Set(credit.error.issues.map((issue) => issue.message))];
+  }
   const problems: string[] = [];
   const options = ProductOptionsInput.safeParse(optionsToSend(draft));
   if (!options.success) {
@@ -293,11 +309,15 @@ export function variantProblems(draft: VariantsDraft): string[] {
  * What the form sends for price and stock. With options: `options` and `variants`, not the spec's
  * fields (they are the first variant's). Without: the spec's Price and Stock, as before options
  * existed; and when the product had options (Update Product), also `options: []` and its one
- * remaining variant, so that the server removes the others.
+ * remaining variant, so that the server removes the others. Issue 35: without options, the one
+ * variant also goes when its trade-in credit is given or changed (the spec's fields have none).
  */
 export function pricingToSend(draft: VariantsDraft, hadOptions = false): Record<string, unknown> {
   if (hasOptions(draft)) return { options: optionsToSend(draft), variants: variantsToSend(draft) };
   const first = draft.rows[0];
   const spec = { productPrice: first?.price ?? '', stockQuantity: first?.stockQuantity ?? '' };
-  return hadOptions ? { ...spec, options: [], variants: variantsToSend(draft).slice(0, 1) } : spec;
+  if (hadOptions) return { ...spec, options: [], variants: variantsToSend(draft).slice(0, 1) };
+  const credit = first?.tradeInCredit.trim() ?? '';
+  const sendCredit = credit !== '' || (first?.savedTradeInCredit ?? '') !== '';
+  return sendCredit ? { ...spec, variants: variantsToSend(draft).slice(0, 1) } : spec;
 }

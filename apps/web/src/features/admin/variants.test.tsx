@@ -35,8 +35,17 @@ function rowTitles() {
     .map((row) => (row.querySelector('label')?.textContent ?? '').replace(/^SKU for /, ''));
 }
 
-async function fillRow(user: User, title: string, row: { sku?: string; price: string; stock: string }) {
+async function fillRow(
+  user: User,
+  title: string,
+  row: { sku?: string; price: string; stock: string; credit?: string },
+) {
   if (row.sku) await user.type(screen.getByLabelText(`SKU for ${title}`), row.sku);
+  if (row.credit !== undefined) {
+    // Issue 35: the store credit paid for one in a trade-in.
+    await user.clear(screen.getByLabelText(`Trade-in credit ($) for ${title}`));
+    if (row.credit) await user.type(screen.getByLabelText(`Trade-in credit ($) for ${title}`), row.credit);
+  }
   await user.clear(screen.getByLabelText(`Price for ${title}`));
   await user.type(screen.getByLabelText(`Price for ${title}`), row.price);
   await user.clear(screen.getByLabelText(`Stock for ${title}`));
@@ -111,10 +120,15 @@ describe('Add Product: options and variants (issue 31)', () => {
     expect(within(rows[0]!).getByText('Default')).toBeInTheDocument();
     expect(within(rows[1]!).queryByText('Default')).not.toBeInTheDocument();
 
-    await fillRow(user, 'Loose / NTSC-U', { sku: 'Z2-L-US', price: '34.50', stock: '3' });
+    await fillRow(user, 'Loose / NTSC-U', { sku: 'Z2-L-US', price: '34.50', stock: '3', credit: '14' });
     await fillRow(user, 'Loose / PAL', { price: '30', stock: '0' });
     await fillRow(user, 'Complete in box / NTSC-U', { sku: 'Z2-C-US', price: '134.50', stock: '1' });
-    await fillRow(user, 'Complete in box / PAL', { sku: 'Z2-C-EU', price: '150', stock: '2' });
+    await fillRow(user, 'Complete in box / PAL', {
+      sku: 'Z2-C-EU',
+      price: '150',
+      stock: '2',
+      credit: '60.50',
+    });
     await user.click(screen.getByRole('button', { name: 'Move up Complete in box / PAL' }));
     await user.click(screen.getByRole('button', { name: 'Remove Loose / PAL' }));
     expect(notice()).toHaveTextContent('Removed Loose / PAL.');
@@ -142,18 +156,27 @@ describe('Add Product: options and variants (issue 31)', () => {
       { name: 'Region', values: ['NTSC-U', 'PAL'] },
     ]);
     expect(JSON.parse(body.get('variants') as string)).toEqual([
-      { sku: 'Z2-L-US', options: { Condition: 'Loose', Region: 'NTSC-U' }, price: 34.5, stockQuantity: 3 },
+      {
+        sku: 'Z2-L-US',
+        options: { Condition: 'Loose', Region: 'NTSC-U' },
+        price: 34.5,
+        stockQuantity: 3,
+        tradeInCredit: 14,
+      },
       {
         sku: 'Z2-C-EU',
         options: { Condition: 'Complete in box', Region: 'PAL' },
         price: 150,
         stockQuantity: 2,
+        tradeInCredit: 60.5,
       },
       {
         sku: 'Z2-C-US',
         options: { Condition: 'Complete in box', Region: 'NTSC-U' },
         price: 134.5,
         stockQuantity: 1,
+        // Left empty: not bought.
+        tradeInCredit: null,
       },
     ]);
     // Saved: the form starts again from a product without options.
@@ -172,7 +195,7 @@ describe('Add Product: options and variants (issue 31)', () => {
     await user.click(screen.getByRole('button', { name: 'Add Product' }));
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(JSON.parse(sent[0]!.get('variants') as string)).toEqual([
-      { options: { Edition: 'Standard' }, price: 45, stockQuantity: 4 },
+      { options: { Edition: 'Standard' }, price: 45, stockQuantity: 4, tradeInCredit: null },
     ]);
   });
 
@@ -325,7 +348,13 @@ function serveUpdates(product: Product, answer?: () => Response) {
 function zelda() {
   return makeTieredProduct(
     [
-      { options: { Condition: 'Loose', Region: 'NTSC-U' }, price: 34.5, stockQuantity: 3, sku: 'Z2-L-US' },
+      {
+        options: { Condition: 'Loose', Region: 'NTSC-U' },
+        price: 34.5,
+        stockQuantity: 3,
+        sku: 'Z2-L-US',
+        tradeInCredit: 12,
+      },
       {
         options: { Condition: 'Complete in box', Region: 'PAL' },
         price: 150,
@@ -358,6 +387,9 @@ describe('Update Product: options and variants (issue 31)', () => {
     expect(within(dialog).getByLabelText('SKU for Complete in box / PAL')).toHaveValue('Z2-C-EU');
     expect(within(dialog).getByLabelText('Price for Complete in box / PAL')).toHaveValue(150);
     expect(within(dialog).getByLabelText('Stock for Loose / PAL')).toHaveValue(0);
+    // Issue 35: each variant's trade-in credit, empty where the shop does not buy it.
+    expect(within(dialog).getByLabelText('Trade-in credit ($) for Loose / NTSC-U')).toHaveValue(12);
+    expect(within(dialog).getByLabelText('Trade-in credit ($) for Complete in box / PAL')).toHaveValue(null);
 
     await fillRow(user, 'Complete in box / PAL', { price: '140', stock: '2' });
     await user.click(within(dialog).getByRole('button', { name: 'Remove Loose / PAL' }));
@@ -388,9 +420,29 @@ describe('Update Product: options and variants (issue 31)', () => {
           { name: 'Region', values: ['NTSC-U', 'PAL'] },
         ],
         variants: [
-          { _id: cibPal!._id, sku: 'Z2-C-EU', options: cibPal!.options, price: 140, stockQuantity: 2 },
-          { _id: looseUs!._id, sku: 'Z2-L-US', options: looseUs!.options, price: 34.5, stockQuantity: 3 },
-          { sku: 'Z2-N-US', options: { Condition: 'New', Region: 'NTSC-U' }, price: 300, stockQuantity: 1 },
+          {
+            _id: cibPal!._id,
+            sku: 'Z2-C-EU',
+            options: cibPal!.options,
+            price: 140,
+            stockQuantity: 2,
+            tradeInCredit: null,
+          },
+          {
+            _id: looseUs!._id,
+            sku: 'Z2-L-US',
+            options: looseUs!.options,
+            price: 34.5,
+            stockQuantity: 3,
+            tradeInCredit: 12,
+          },
+          {
+            sku: 'Z2-N-US',
+            options: { Condition: 'New', Region: 'NTSC-U' },
+            price: 300,
+            stockQuantity: 1,
+            tradeInCredit: null,
+          },
         ],
       },
     ]);
@@ -422,8 +474,9 @@ describe('Update Product: options and variants (issue 31)', () => {
           options: { Edition: 'Standard' },
           price: 45,
           stockQuantity: 6,
+          tradeInCredit: null,
         },
-        { options: { Edition: 'Deluxe' }, price: 80, stockQuantity: 2 },
+        { options: { Edition: 'Deluxe' }, price: 80, stockQuantity: 2, tradeInCredit: null },
       ],
     });
   });
@@ -453,7 +506,10 @@ describe('Update Product: options and variants (issue 31)', () => {
       stockQuantity: 3,
       productDescription: product.productDescription,
       options: [],
-      variants: [{ _id: first._id, sku: first.sku, options: {}, price: 30, stockQuantity: 3 }],
+      // Issue 35: its trade-in credit goes with it.
+      variants: [
+        { _id: first._id, sku: first.sku, options: {}, price: 30, stockQuantity: 3, tradeInCredit: 12 },
+      ],
     });
   });
 
@@ -500,6 +556,90 @@ describe('Update Product: options and variants (issue 31)', () => {
     await user.clear(within(dialog).getByLabelText('Price for Loose / PAL'));
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(editorAlert()).toHaveTextContent('Loose / PAL: Variant price is required');
+    expect(updates).toEqual([]);
+  });
+});
+
+describe('Trade-in credit (issue 35)', () => {
+  it('asks a product without options for its trade-in credit, labelled and explained, and sends it with its one variant', async () => {
+    stubObjectUrls();
+    const { sent } = serveAddNew();
+    const user = userEvent.setup();
+    renderWithProviders(<AddProductSection />, { preloadedState: adminState });
+    await fillBasics(user);
+    await user.type(screen.getByLabelText('Price'), '12');
+    await user.type(screen.getByLabelText('Stock Quantity'), '4');
+    const credit = screen.getByRole('spinbutton', { name: 'Trade-in credit ($)' });
+    expect(credit).toHaveAccessibleDescription(/Leave it empty if the shop does not buy it/);
+    // Reached by keyboard, right after the stock.
+    await tabTo(user, screen.getByLabelText('Stock Quantity'));
+    await user.tab();
+    expect(credit).toHaveFocus();
+
+    // A credit below 0 is said beside the editor, and nothing is sent.
+    await user.type(credit, '-1');
+    await user.click(screen.getByRole('button', { name: 'Add Product' }));
+    expect(editorAlert()).toHaveTextContent('Trade-in credit must be 0 or more');
+    expect(sent).toHaveLength(0);
+
+    await user.clear(credit);
+    await user.type(credit, '4.50');
+    await user.click(screen.getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    const body = sent[0]!;
+    expect(body.get('productPrice')).toBe('12');
+    expect(body.get('stockQuantity')).toBe('4');
+    expect(JSON.parse(body.get('variants') as string)).toEqual([
+      { options: {}, price: 12, stockQuantity: 4, tradeInCredit: 4.5 },
+    ]);
+  });
+
+  it('sends a product without a credit the way it always did', async () => {
+    stubObjectUrls();
+    const { sent } = serveAddNew();
+    const user = userEvent.setup();
+    renderWithProviders(<AddProductSection />, { preloadedState: adminState });
+    await fillBasics(user);
+    await user.type(screen.getByLabelText('Price'), '12');
+    await user.type(screen.getByLabelText('Stock Quantity'), '4');
+    await user.click(screen.getByRole('button', { name: 'Add Product' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]!.has('variants')).toBe(false);
+  });
+
+  it("shows a product's credit in Update Product and sends it cleared, with the variant's id", async () => {
+    const game = makeProduct({ productName: 'Tetris', productPrice: 12, stockQuantity: 4 });
+    game.variants[0]!.tradeInCredit = 4.5;
+    const updates = serveUpdates(game);
+    const user = userEvent.setup();
+    renderWithProviders(<UpdateProductSection />, { preloadedState: adminState });
+    const dialog = await openEditor(user, 'Tetris');
+    const credit = within(dialog).getByLabelText('Trade-in credit ($)');
+    expect(credit).toHaveValue(4.5);
+    await user.clear(credit);
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+
+    await waitFor(() => expect(updates).toHaveLength(1));
+    expect(updates[0]).toMatchObject({
+      productPrice: 12,
+      stockQuantity: 4,
+      variants: [
+        { _id: game.variants[0]!._id, options: {}, price: 12, stockQuantity: 4, tradeInCredit: null },
+      ],
+    });
+  });
+
+  it("names each variant's credit field for a screen reader and checks it, naming the variant", async () => {
+    const product = zelda();
+    const updates = serveUpdates(product);
+    const user = userEvent.setup();
+    renderWithProviders(<UpdateProductSection />, { preloadedState: adminState });
+    const dialog = await openEditor(user, 'Zelda II');
+    const field = within(dialog).getByRole('spinbutton', { name: 'Trade-in credit ($) for Loose / PAL' });
+    expect(field).toHaveValue(null);
+    await fillRow(user, 'Complete in box / PAL', { price: '150', stock: '1', credit: '-3' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(editorAlert()).toHaveTextContent('Complete in box / PAL: Trade-in credit must be 0 or more');
     expect(updates).toEqual([]);
   });
 });
