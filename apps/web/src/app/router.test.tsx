@@ -60,13 +60,17 @@ describe('routes (spec section 2)', () => {
     expect(location()).toBe('/login?redirect=%2Fplace-order');
   });
 
-  it.each(['/order-history', '/order/abc', '/order-confirmation/abc', '/account'])(
-    'requires login for %s',
-    (path) => {
-      renderAt(path);
-      expect(location()).toMatch(/^\/login\?redirect=/);
-    },
-  );
+  it.each([
+    '/order-history',
+    '/order/abc',
+    '/order-confirmation/abc',
+    '/account',
+    '/tradeins',
+    '/tradeins/abc',
+  ])('requires login for %s', (path) => {
+    renderAt(path);
+    expect(location()).toMatch(/^\/login\?redirect=/);
+  });
 
   it('shows checkout to a logged-in shopper', async () => {
     renderAt('/place-order', makeUser());

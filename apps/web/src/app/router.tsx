@@ -56,6 +56,10 @@ const AlertConfirmPage = lazyPage(() => import('../features/alerts/AlertConfirmP
 const AlertUnsubscribePage = lazyPage(() =>
   import('../features/alerts/AlertUnsubscribePage').then((m) => m.default),
 );
+// Issue 35: trade-ins.
+const SellPage = lazyPage(() => import('../features/tradeins/SellPage').then((m) => m.default));
+const MyTradeInsPage = lazyPage(() => import('../features/tradeins/MyTradeInsPage').then((m) => m.default));
+const TradeInDetailPage = lazyPage(() => import('./pages/TradeInDetailPage').then((m) => m.default));
 const ContactPage = lazyPage(() => import('../features/contact/ContactPage').then((m) => m.default));
 const CreditsPage = lazyPage(() => import('../features/about/CreditsPage').then((m) => m.default));
 const AboutPage = lazyPage(() => import('../features/about/AboutPage').then((m) => m.default));
@@ -75,6 +79,7 @@ const BY_FIRST_PART: Record<string, { preload(): Promise<unknown> } | undefined>
   'reset-password': ResetPasswordPage,
   account: AccountPage,
   wishlist: WishlistPage,
+  sell: SellPage,
   contact: ContactPage,
   credits: CreditsPage,
   about: AboutPage,
@@ -91,6 +96,7 @@ export function preloadPage(pathname: string): Promise<unknown> {
     if (second === 'home') return Promise.resolve();
     return (third === 'product' ? ProductPage : CategoryRoute).preload();
   }
+  if (first === 'tradeins') return (second ? TradeInDetailPage : MyTradeInsPage).preload();
   if (first === 'admin') return (second === 'order' ? AdminOrderPage : AdminDashboardPage).preload();
   return BY_FIRST_PART[first]?.preload() ?? Promise.resolve();
 }
@@ -229,6 +235,24 @@ export function AppRoutes() {
           element={
             <RequireAuth>
               <WishlistPage />
+            </RequireAuth>
+          }
+        />
+        {/* Issue 35: anyone may read the buy list; the quote asks for a login there. */}
+        <Route path="sell" element={<SellPage />} />
+        <Route
+          path="tradeins"
+          element={
+            <RequireAuth>
+              <MyTradeInsPage />
+            </RequireAuth>
+          }
+        />
+        <Route
+          path="tradeins/:id"
+          element={
+            <RequireAuth>
+              <TradeInDetailPage />
             </RequireAuth>
           }
         />

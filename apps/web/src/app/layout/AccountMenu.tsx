@@ -55,7 +55,7 @@ function useShowsWhole(ref: RefObject<HTMLElement | null>, text: string): boolea
 
 /**
  * The logged-in visitor's menu in the header: My Account (issue 11), My Orders, Wishlist (issue 34),
- * Admin Portal (admins), Sign Out.
+ * My Trade-ins (issue 35), Admin Portal (admins), Sign Out.
  */
 export default function AccountMenu({ name, isAdmin }: { name: string; isAdmin: boolean }) {
   const dispatch = useAppDispatch();
@@ -120,6 +120,11 @@ export default function AccountMenu({ name, isAdmin }: { name: string; isAdmin: 
           <li>
             <Link to="/wishlist" className="menu-item" onClick={() => setOpen(false)}>
               Wishlist
+            </Link>
+          </li>
+          <li>
+            <Link to="/tradeins" className="menu-item" onClick={() => setOpen(false)}>
+              My Trade-ins
             </Link>
           </li>
           {isAdmin && (

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { SocialLinks } from '../../ui/SocialLinks';
 import { Logo } from '../../ui/Logo';
 
-/** Site footer (spec section 2): /contact, /credits, /about, five social links, the rights line. */
+/** Site footer (spec section 2): /sell (issue 35), /contact, /credits, /about, five social links, the rights line. */
 export function Footer() {
   return (
     <footer className="mt-16 border-t-4 border-fuchsia-500 bg-zinc-950">
@@ -13,6 +13,11 @@ export function Footer() {
         </div>
         <nav aria-label="Footer">
           <ul className="flex flex-wrap gap-x-6 gap-y-2">
+            <li>
+              <Link to="/sell" className="footer-link">
+                Sell us your games
+              </Link>
+            </li>
             <li>
               <Link to="/contact" className="footer-link">
                 Contact

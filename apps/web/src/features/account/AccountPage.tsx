@@ -5,7 +5,7 @@ import { useGetProfileQuery } from './api';
 import { AuthPanel } from './AuthPanel';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { ProfileForm } from './ProfileForm';
-import { readableError } from './readableError';
+import { readableError } from '../../app/readableError';
 
 /** /account, "My Account" in the account menu (issue 11): the customer's details and password. */
 export default function AccountPage() {

@@ -7,7 +7,7 @@ import { textLinkClass } from './AuthPanel';
 import { FormField } from './FormField';
 import { FormStatus } from './FormStatus';
 import { NewPasswordFields, newPasswordProblem } from './NewPasswordFields';
-import { readableError } from './readableError';
+import { readableError } from '../../app/readableError';
 
 export const PASSWORD_CHANGED = 'Your password has been changed.';
 export const CURRENT_PASSWORD_REQUIRED = 'Current password is required';

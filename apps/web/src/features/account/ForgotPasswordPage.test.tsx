@@ -5,7 +5,7 @@ import { Route, Routes } from 'react-router';
 import { FORGOT_PASSWORD_MESSAGE } from '@pixel-vault/shared';
 import { renderWithProviders } from '../../test/render';
 import ForgotPasswordPage from './ForgotPasswordPage';
-import { NETWORK_ERROR_MESSAGE, TOO_MANY_REQUESTS_MESSAGE } from './readableError';
+import { NETWORK_ERROR_MESSAGE, TOO_MANY_REQUESTS_MESSAGE } from '../../app/readableError';
 import { sentRequest, stubFetchJson } from './test-helpers';
 
 function renderForgot() {

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useForgotPasswordMutation } from './api';
 import { AuthPanel, submitButtonClass, textLinkClass } from './AuthPanel';
 import { FormField } from './FormField';
-import { readableError } from './readableError';
+import { readableError } from '../../app/readableError';
 
 /**
  * /forgot-password (issue 11): asks for a reset link. The answer is the same whether or not the e-mail

@@ -4,7 +4,7 @@ import { ErrorLine } from '../../ui/ErrorLine';
 import { useUpdateProfileMutation } from './api';
 import { FormField } from './FormField';
 import { FormStatus } from './FormStatus';
-import { readableError } from './readableError';
+import { readableError } from '../../app/readableError';
 
 export const PROFILE_SAVED = 'Your details have been saved.';
 

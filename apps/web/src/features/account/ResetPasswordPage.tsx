@@ -8,7 +8,7 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useResetPasswordMutation } from './api';
 import { AuthPanel, submitButtonClass, textLinkClass } from './AuthPanel';
 import { NewPasswordFields, newPasswordProblem } from './NewPasswordFields';
-import { failedStatus, readableError } from './readableError';
+import { failedStatus, readableError } from '../../app/readableError';
 
 function AskAgain() {
   return (

@@ -11,11 +11,13 @@ import { ManageUsersSection } from './ManageUsersSection';
 import { OverviewSection } from './OverviewSection';
 import { PromotionsSection } from './PromotionsSection';
 import { RemoveProductSection } from './RemoveProductSection';
+import { TradeInsSection } from './TradeInsSection';
 import { UpdateProductSection } from './UpdateProductSection';
 
 /**
  * The sidebar's sections, in order; the first is the default. Issue 15 puts the Overview before spec
- * section 2's six, and the CSV tools after them, issue 14's reviews and issue 32's promotions.
+ * section 2's six, and the CSV tools after them, issue 14's reviews, issue 32's promotions and issue 35's
+ * trade-ins.
  */
 export const ADMIN_SECTIONS = [
   { label: 'Overview', Component: OverviewSection },
@@ -29,6 +31,8 @@ export const ADMIN_SECTIONS = [
   { label: 'Manage Reviews', Component: ManageReviewsSection },
   // Issue 32: discount codes.
   { label: 'Promotions', Component: PromotionsSection },
+  // Issue 35: the boxes customers send in.
+  { label: 'Trade-ins', Component: TradeInsSection },
   { label: 'Import & Export', Component: ImportExportSection },
 ] as const satisfies readonly { label: string; Component: ComponentType }[];
 

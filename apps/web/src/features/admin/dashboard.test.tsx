@@ -49,6 +49,7 @@ describe('AdminDashboardPage', () => {
       'Manage Users',
       'Manage Reviews',
       'Promotions',
+      'Trade-ins',
       'Import & Export',
     ]);
     expect(within(nav).getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');

@@ -25,3 +25,6 @@ export function sectionHref(label: string, params: Record<string, string> = {}):
 export function editProductHref(productId: string): string {
   return sectionHref('Update Product', { [PRODUCT_PARAM]: productId });
 }
+
+/** Issue 35: the Trade-ins section opens this trade-in. */
+export const TRADE_IN_PARAM = 'tradein';

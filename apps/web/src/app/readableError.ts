@@ -1,11 +1,11 @@
-import { errorMessage } from '../../app/api';
+import { errorMessage } from './api';
 
 export const NETWORK_ERROR_MESSAGE = 'Could not reach the shop. Please check your connection and try again.';
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests. Please wait a few minutes and try again.';
 
 /**
  * The server's message when it gave one (spec section 8), else a sentence a person can act on instead
- * of the browser's "TypeError: Failed to fetch": the password pages are used by someone already stuck.
+ * of the browser's "TypeError: Failed to fetch" (the password pages, trade-ins: people mid-task).
  */
 export function readableError(error: unknown): string {
   const e = (error ?? {}) as { status?: unknown; originalStatus?: unknown; data?: unknown };
