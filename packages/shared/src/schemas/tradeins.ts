@@ -74,6 +74,8 @@ export const BuylistResponse = z.object({
   page: z.number(),
   pages: z.number(),
   total: z.number(),
+  /** How many days a quote holds (TRADEIN_QUOTE_DAYS), for the page that explains it. */
+  quoteDays: z.number(),
 });
 export type BuylistResponse = z.infer<typeof BuylistResponse>;
 
@@ -158,9 +160,19 @@ export const InspectTradeInBody = z.object({
 });
 export type InspectTradeInBody = z.infer<typeof InspectTradeInBody>;
 
-/** GET /api/tradeins/admin?status=&page=&limit= : the queue, oldest first within a status. */
+/**
+ * GET /api/tradeins/admin?status=&q=&page=&limit= : the queue, oldest first within a status. `q` finds a
+ * box on the packing table: the reference printed on its slip (the first characters of the id, at least
+ * 4), or part of the customer's name or e-mail.
+ */
 export const AdminTradeInsQuery = z.object({
   status: TradeInStatus.optional(),
+  q: z
+    .string({ message: 'q must be text' })
+    .trim()
+    .max(100, { message: 'q is at most 100 characters' })
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   ...pagingQuery(25, 100),
 });
 export type AdminTradeInsQuery = z.infer<typeof AdminTradeInsQuery>;

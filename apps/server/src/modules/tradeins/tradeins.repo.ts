@@ -283,14 +283,39 @@ export async function tradeInsOf(ex: Executor, userId: string, limit: number): P
  * The admin's queue: of one status, oldest first (the order to work through them); of every status,
  * newest first. With the total in every row (windowTotal).
  */
+export interface QueueQuery {
+  status?: TradeInRowStatus | undefined;
+  q?: string | undefined;
+}
+
+/** A packing slip's reference: the id's first hexadecimal digits (dashes as printed in the full one). */
+const REFERENCE = /^[0-9a-f][0-9a-f-]{3,35}$/i;
+
+/**
+ * The queue's filter: a status, and `q` as a slip's reference (the id's beginning) or part of the
+ * customer's name or e-mail, as quoted or as the account says now.
+ */
+function queueFilter({ status, q }: QueueQuery): SQL | undefined {
+  const found = (() => {
+    if (!q) return undefined;
+    const part = `%${escapeLike(q.toLowerCase())}%`;
+    const byCustomer = sql`(lower(${tradeIns.customerName}) like ${part} or lower(${tradeIns.customerEmail}) like ${part}
+      or exists (select 1 from ${users} u where u.id = ${tradeIns.userId}
+        and (lower(u.name) like ${part} or lower(u.email) like ${part})))`;
+    if (!REFERENCE.test(q)) return byCustomer;
+    return sql`(cast(${tradeIns.id} as text) like ${`${escapeLike(q.toLowerCase())}%`} or ${byCustomer})`;
+  })();
+  return and(status ? eq(tradeIns.status, status) : undefined, found);
+}
+
 export async function queuePage(
   ex: Executor,
-  query: { status?: TradeInRowStatus | undefined; page: number; limit: number },
+  query: QueueQuery & { page: number; limit: number },
 ): Promise<(TradeInRow & { total: number })[]> {
   const rows = await ex
     .select({ tradeIn: tradeIns, total: windowTotal() })
     .from(tradeIns)
-    .where(query.status ? eq(tradeIns.status, query.status) : undefined)
+    .where(queueFilter(query))
     .orderBy(
       ...(query.status
         ? [asc(tradeIns.createdAt), asc(tradeIns.id)]
@@ -301,10 +326,10 @@ export async function queuePage(
   return rows.map((r) => ({ ...r.tradeIn, total: r.total }));
 }
 
-export async function countTradeIns(ex: Executor, status: TradeInRowStatus | undefined): Promise<number> {
+export async function countTradeIns(ex: Executor, query: QueueQuery): Promise<number> {
   const [row] = await ex
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
     .from(tradeIns)
-    .where(status ? eq(tradeIns.status, status) : undefined);
+    .where(queueFilter(query));
   return row?.n ?? 0;
 }

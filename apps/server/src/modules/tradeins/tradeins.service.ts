@@ -94,6 +94,7 @@ export function createTradeInsService({
         page: query.page,
         pages: Math.max(1, Math.ceil(total / query.limit)),
         total,
+        quoteDays,
       };
     },
 
@@ -130,7 +131,7 @@ export function createTradeInsService({
 
     async adminList(query) {
       const rows = await queuePage(db, query);
-      const total = rows[0]?.total ?? (await countTradeIns(db, query.status));
+      const total = rows[0]?.total ?? (await countTradeIns(db, query));
       return {
         tradeIns: await tradeInAnswers(db, rows, publicUrl, { forAdmin: true }),
         page: query.page,

@@ -73,6 +73,8 @@ describe('the buy list', () => {
 
     const answer = await buylist(`?q=${encodeURIComponent(tag)}`);
     expect(answer.total).toBe(3);
+    // The page that explains quotes says how long one holds (TRADEIN_QUOTE_DAYS, default 7).
+    expect(answer.quoteDays).toBe(7);
     expect(answer.items.map((i) => [i.productName, i.options, i.credit])).toEqual([
       [`${tag} Alpha`, { Condition: 'Loose' }, 18],
       [`${tag} Alpha`, { Condition: 'Boxed' }, 25.5],
@@ -188,6 +190,37 @@ describe('reading trade-ins', () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+
+  it('finds a box by its slip reference (any case) or by the customer, for the admin', async () => {
+    const shopper = await customer();
+    const other = await customer();
+    const game = await buyable(ctx.db, { name: unique('Packing Table') });
+    const mine = await quote(ctx.app, shopper.auth, [{ product: game.id, qty: 1 }]);
+    const theirs = await quote(ctx.app, other.auth, [{ product: game.id, qty: 1 }]);
+    const find = async (q: string, status = '') => {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/tradeins/admin?limit=100&q=${encodeURIComponent(q)}${status ? `&status=${status}` : ''}`,
+        headers: admin,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TradeInsPage>();
+    };
+    const reference = mine._id.slice(0, 8).toUpperCase();
+    const byReference = await find(reference);
+    expect(byReference.tradeIns.map((t) => t._id)).toContain(mine._id);
+    expect(byReference.tradeIns.map((t) => t._id)).not.toContain(theirs._id);
+    expect((await find(mine._id.toUpperCase())).tradeIns.map((t) => t._id)).toEqual([mine._id]);
+    const byEmail = await find(shopper.email.toUpperCase());
+    expect(byEmail.tradeIns.map((t) => t._id)).toEqual([mine._id]);
+    expect(byEmail.total).toBe(1);
+    // LIKE's own characters are plain text, and nothing matches a stranger.
+    expect((await find('%')).total).toBe(0);
+    expect((await find('nobody-like-this@example.com')).tradeIns).toEqual([]);
+    // With a status too: both filters.
+    expect((await find(reference, 'shipped')).tradeIns).toEqual([]);
+    expect((await find(reference, 'quoted')).tradeIns.map((t) => t._id)).toEqual([mine._id]);
   });
 
   it('keeps what the customer was quoted when the product is renamed', async () => {

@@ -29,11 +29,14 @@ function openButtonId(tradeInId: string) {
 /** One status's trade-ins (or every one), paged, each opened with a button. */
 function Queue({
   status,
+  q,
   title,
   empty,
   onOpen,
 }: {
   status: TradeInStatus | undefined;
+  /** A packing slip's reference, or part of a customer's name or e-mail. */
+  q?: string;
   /** A heading over the list (the to-do's two lists); none for a single list. */
   title?: string;
   empty: string;
@@ -47,6 +50,7 @@ function Queue({
     isFetching,
   } = useGetAdminTradeInsQuery({
     ...(status ? { status } : {}),
+    ...(q ? { q } : {}),
     page,
     limit: QUEUE_PAGE_SIZE,
   });
@@ -120,38 +124,40 @@ function Queue({
   );
 }
 
-/** Opens a trade-in by the id printed on its packing slip. */
-function OpenById({ onOpen }: { onOpen: (id: string) => void }) {
+/**
+ * Finds a box on the packing table: the reference printed on its slip (or the full number under it),
+ * or the customer's name or e-mail. A full number opens the trade-in at once.
+ */
+function FindTradeIn({ onOpen, onSearch }: { onOpen: (id: string) => void; onSearch: (q: string) => void }) {
   const [text, setText] = useState('');
-  const [invalid, setInvalid] = useState<string | null>(null);
   const id = useId();
   const hintId = useId();
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = Id.safeParse(text.trim().toLowerCase());
-    if (!parsed.success) {
-      setInvalid('Type the full number from the packing slip');
-      return;
-    }
-    setInvalid(null);
-    onOpen(parsed.data);
+    const typed = text.trim();
+    const full = Id.safeParse(typed.toLowerCase());
+    if (full.success) onOpen(full.data);
+    else onSearch(typed);
   }
 
   return (
-    <form onSubmit={onSubmit} className="flex flex-col gap-1">
+    <form onSubmit={onSubmit} role="search" aria-label="Search trade-ins" className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-semibold tracking-wide text-cyan-300 uppercase">
-        Trade-in number
+        Find a trade-in
       </label>
       <div className="flex gap-2">
         <input
           id={id}
+          type="search"
           aria-describedby={hintId}
-          aria-invalid={invalid ? true : undefined}
           autoComplete="off"
           spellCheck={false}
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            if (event.target.value.trim() === '') onSearch('');
+          }}
           className="field min-w-0 flex-1 font-mono"
         />
         <button type="submit" className="btn btn-secondary">
@@ -159,9 +165,8 @@ function OpenById({ onOpen }: { onOpen: (id: string) => void }) {
         </button>
       </div>
       <p id={hintId} className="text-xs text-zinc-400">
-        The full number under the reference on the packing slip.
+        The reference on the packing slip (e.g. B657F268), or the customer’s name or e-mail.
       </p>
-      {invalid && <ErrorLine message={invalid} />}
     </form>
   );
 }
@@ -175,6 +180,7 @@ export function TradeInsSection() {
   const [params, setParams] = useSearchParams();
   const openId = params.get(TRADE_IN_PARAM);
   const [filter, setFilter] = useState<Filter>('todo');
+  const [search, setSearch] = useState('');
   const lastOpened = useRef<string | null>(null);
 
   // Back in the queue: the focus returns to the trade-in's button, where the admin was.
@@ -223,9 +229,18 @@ export function TradeInsSection() {
             </select>
           )}
         </LabelledField>
-        <OpenById onOpen={open} />
+        <FindTradeIn onOpen={open} onSearch={setSearch} />
       </div>
-      {filter === 'todo' ? (
+      {search ? (
+        <Queue
+          key={`${filter}:${search}`}
+          status={filter === 'all' || filter === 'todo' ? undefined : filter}
+          q={search}
+          title={`Found for “${search}”`}
+          empty="No trade-in matches. Check the reference on the slip, or try the customer’s e-mail."
+          onOpen={open}
+        />
+      ) : filter === 'todo' ? (
         <>
           <Queue status="received" title="Received: to inspect" empty="No boxes to inspect." onOpen={open} />
           <Queue status="shipped" title="Shipped: to receive" empty="No boxes on their way." onOpen={open} />

@@ -97,11 +97,14 @@ describe('Trade-ins section: the queue', () => {
     expect(calledUrls(fetchMock)).toContain('/api/tradeins/admin?status=accepted&page=1&limit=25');
   });
 
-  it('opens a trade-in from the queue and by its number, and goes back', async () => {
+  it('opens a trade-in from the queue and by its full number, finds one by its slip reference, and goes back', async () => {
     const user = userEvent.setup();
-    stubFetch((_request, url) =>
-      url.pathname === `/api/tradeins/admin/${ID}` ? jsonResponse(makeTradeIn()) : page([makeTradeIn()]),
-    );
+    const fetchMock = stubFetch((_request, url) => {
+      if (url.pathname === `/api/tradeins/admin/${ID}`) return jsonResponse(makeTradeIn());
+      const q = url.searchParams.get('q');
+      if (q === 'NOPE1234') return page([]);
+      return page([makeTradeIn()]);
+    });
     renderSection();
     const [open] = await screen.findAllByRole('button', { name: /Open trade-in 00000000 of Sam Seller/ });
     await user.click(open!);
@@ -110,11 +113,23 @@ describe('Trade-ins section: the queue', () => {
     await user.click(screen.getByRole('button', { name: 'Back to the queue' }));
     expect(screen.getByTestId('location')).not.toHaveTextContent('tradein=');
 
-    await user.type(screen.getByLabelText('Trade-in number'), 'not-an-id');
+    const find = screen.getByLabelText('Find a trade-in');
+    await user.type(find, 'NOPE1234');
     await user.click(screen.getByRole('button', { name: 'Find' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Type the full number from the packing slip');
-    await user.clear(screen.getByLabelText('Trade-in number'));
-    await user.type(screen.getByLabelText('Trade-in number'), ` ${ID.toUpperCase()} `);
+    expect(await screen.findByText(/No trade-in matches/)).toBeInTheDocument();
+    expect(calledUrls(fetchMock)).toContain('/api/tradeins/admin?q=NOPE1234&page=1&limit=25');
+    await user.clear(find);
+    await user.type(find, '00000000');
+    await user.click(screen.getByRole('button', { name: 'Find' }));
+    const found = await screen.findByRole('region', { name: /Found for “00000000”/ });
+    await user.click(
+      await within(found).findByRole('button', { name: /Open trade-in 00000000 of Sam Seller/ }),
+    );
+    expect(screen.getByTestId('location')).toHaveTextContent(`tradein=${ID}`);
+    await user.click(await screen.findByRole('button', { name: 'Back to the queue' }));
+
+    await user.clear(screen.getByLabelText('Find a trade-in'));
+    await user.type(screen.getByLabelText('Find a trade-in'), ` ${ID.toUpperCase()} `);
     await user.click(screen.getByRole('button', { name: 'Find' }));
     expect(screen.getByTestId('location')).toHaveTextContent(`tradein=${ID}`);
   });

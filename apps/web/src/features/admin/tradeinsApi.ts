@@ -4,6 +4,8 @@ import { api } from '../../app/api';
 /** The admin's queue: one status (or every trade-in), a page. */
 export interface AdminTradeInsArgs {
   status?: TradeInStatus;
+  /** A packing slip's reference, or part of the customer's name or e-mail. */
+  q?: string;
   page?: number;
   limit?: number;
 }
@@ -20,10 +22,11 @@ const path = (id: string) => `api/tradeins/admin/${encodeURIComponent(id)}`;
 export const adminTradeInsApi = api.enhanceEndpoints({ addTagTypes: ['TradeIn'] }).injectEndpoints({
   endpoints: (build) => ({
     getAdminTradeIns: build.query<TradeInsPage, AdminTradeInsArgs>({
-      query: ({ status, page, limit }) => ({
+      query: ({ status, q, page, limit }) => ({
         url: 'api/tradeins/admin',
         params: {
           ...(status ? { status } : {}),
+          ...(q ? { q } : {}),
           page: page && page > 1 ? page : 1,
           ...(limit ? { limit } : {}),
         },

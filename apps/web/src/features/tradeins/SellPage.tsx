@@ -46,7 +46,7 @@ export function entryLabel(entry: Pick<BuylistEntry, 'productName' | 'options'>)
   return nameWithVariant(entry.productName, optionsText(entry.options));
 }
 
-function HowItWorks() {
+function HowItWorks({ quoteDays }: { quoteDays: number }) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className="border-4 border-zinc-800 p-4 sm:p-5">
@@ -55,8 +55,8 @@ function HowItWorks() {
       </h2>
       <ol className="flex list-decimal flex-col gap-2 pl-6 text-zinc-300">
         <li>
-          Find your games below and add them to your list. Get a quote: it holds for{' '}
-          {DEFAULT_TRADE_IN_QUOTE_DAYS} days.
+          Find your games below and add them to your list. Get a quote: it holds for {quoteDays}{' '}
+          {quoteDays === 1 ? 'day' : 'days'}.
         </li>
         <li>Pack the games with the printed packing slip, send the box and mark the trade-in as shipped.</li>
         <li>
@@ -155,6 +155,8 @@ export default function SellPage() {
   const q = useDebounced(text);
   const [page, setPage] = useState(1);
   const { currentData: data, error, isFetching } = useGetBuylistQuery({ q, page, limit: BUYLIST_PAGE_SIZE });
+  // The shop's setting (TRADEIN_QUOTE_DAYS) once the buy list has answered; the default before.
+  const quoteDays = data?.quoteDays ?? DEFAULT_TRADE_IN_QUOTE_DAYS;
   const [createTradeIn, creating] = useCreateTradeInMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -216,7 +218,7 @@ export default function SellPage() {
           have checked it, the credit is yours to spend in the shop.
         </p>
       </div>
-      <HowItWorks />
+      <HowItWorks quoteDays={quoteDays} />
       <p role="status" className="sr-only">
         {announcement}
       </p>
@@ -344,7 +346,7 @@ export default function SellPage() {
             <span className="font-semibold text-lime-300 tabular-nums">{formatCents(totalCents)}</span>
           </p>
           <p className="text-xs text-zinc-400">
-            At today’s buy list; the quote fixes it for {DEFAULT_TRADE_IN_QUOTE_DAYS} days.
+            At today’s buy list; the quote fixes it for {quoteDays} {quoteDays === 1 ? 'day' : 'days'}.
           </p>
           <button
             type="button"

@@ -1,7 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import {
-  DEFAULT_TRADE_IN_QUOTE_DAYS,
   MAX_TRACKING_NUMBER_LENGTH,
   ShipTradeInBody,
   formatDollars,
@@ -282,9 +281,8 @@ export function TradeInNextStep({
       body = (
         <>
           <p className="text-zinc-300">
-            This quote expired on {expiryText(tradeIn)}: a quote holds for {DEFAULT_TRADE_IN_QUOTE_DAYS} days
-            and the box was not marked as shipped in time. The buy list may have changed since; a new quote
-            prices your games again.
+            This quote expired on {expiryText(tradeIn)}: the box was not marked as shipped in time. The buy
+            list may have changed since; a new quote prices your games again.
           </p>
           <NewQuoteLink />
         </>

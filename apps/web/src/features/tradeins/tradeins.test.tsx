@@ -78,8 +78,8 @@ async function bodyOf(request: Request) {
   return JSON.parse(await request.clone().text()) as unknown;
 }
 
-function buylist(items: BuylistEntry[], page = 1, pages = 1) {
-  return jsonResponse({ items, page, pages, total: items.length });
+function buylist(items: BuylistEntry[], page = 1, pages = 1, quoteDays = 10) {
+  return jsonResponse({ items, page, pages, total: items.length, quoteDays });
 }
 
 function renderSell(loggedIn: boolean) {
@@ -120,6 +120,8 @@ describe('Sell us your games', () => {
     const list = await screen.findByRole('list', { name: 'Buy list' });
     expect(within(list).getByText('Super Mario 64')).toBeInTheDocument();
     expect(within(list).getByText('Nintendo 64 · Loose / NTSC-U')).toBeInTheDocument();
+    // How long a quote holds is the shop's setting, as the buy list says it.
+    expect(screen.getByText(/Get a quote: it holds for 10 days/)).toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Search the buy list'), 'zelda');
     await waitFor(() => expect(screen.queryByText('Super Mario 64')).not.toBeInTheDocument());
