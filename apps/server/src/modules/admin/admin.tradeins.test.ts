@@ -1,8 +1,16 @@
 import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminStats } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
-import { giftCardLedger, giftCards, tradeInEvents, tradeInItems, tradeIns } from '../../db/schema/index.js';
+import {
+  giftCardLedger,
+  giftCards,
+  tradeInEvents,
+  tradeInItems,
+  tradeIns,
+  users,
+} from '../../db/schema/index.js';
 import { NO_RATE_LIMITS, type TestContext, createTestContext } from '../../test/context.js';
 import { clearProducts, insertProduct, insertUser } from '../../test/factories.js';
 import { optionsText } from './admin.tradeins.js';
@@ -316,6 +324,21 @@ describe('GET /api/admin/export/tradeins.csv (issue 35)', () => {
     );
     expect(open.map((r) => r.tradeInId)).toEqual(expect.arrayContaining([second, after]));
     expect(open.map((r) => r.tradeInId)).not.toContain(first);
+  });
+
+  it('keeps the trade-ins of a deleted account, with the address as quoted', async () => {
+    const leaving = (await insertUser(ctx.db, { email: 'leaving@example.com' })).user;
+    const id = await insertTradeIn(ctx.db, {
+      userId: leaving.id,
+      createdAt: '2026-03-03T03:00:00Z',
+      status: 'returned',
+      lines: [line(0)],
+    });
+    await ctx.db.delete(users).where(eq(users.id, leaving.id));
+    const res = await get('/api/admin/export/tradeins.csv?from=2026-03-03&to=2026-03-03');
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = rowsOf(res.rawPayload.toString('utf8')).filter((r) => r.tradeInId === id);
+    expect(rows.map((r) => r.email)).toEqual(['trader@example.com']);
   });
 
   it('refuses dates that are not days with a 400 and a message', async () => {

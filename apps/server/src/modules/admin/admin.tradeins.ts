@@ -80,12 +80,13 @@ export async function* tradeInExportRows(
         cursor: sql<string>`${tradeIns.createdAt}::text`,
         createdAt: tradeIns.createdAt,
         status: tradeIns.status,
-        email: users.email,
+        // The account's address as it is now; as quoted once the account is deleted.
+        email: sql<string>`coalesce(${users.email}, ${tradeIns.customerEmail})`,
         creditedCents: tradeIns.creditedCents,
         trackingNumber: tradeIns.trackingNumber,
       })
       .from(tradeIns)
-      .innerJoin(users, eq(users.id, tradeIns.userId))
+      .leftJoin(users, eq(users.id, tradeIns.userId))
       .where(
         and(
           ...range,
