@@ -1,4 +1,12 @@
 import { sql } from 'drizzle-orm';
+import {
+  INSPECTION_OUTCOMES,
+  type InspectionOutcome,
+  TRADE_IN_EVENT_KINDS,
+  TRADE_IN_STATUSES,
+  type TradeInEventKind,
+  type TradeInStatus,
+} from '@pixel-vault/shared';
 import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { productVariants, products } from './products.js';
 import { users } from './users.js';
@@ -8,17 +16,8 @@ import { users } from './users.js';
  * modules/tradeins/tradeins.transitions.ts; the credit is a gift-card ledger row naming the trade-in
  * (gift_card_ledger.trade_in_id, unique), so it is issued once whatever retries.
  */
-export const TRADE_IN_ROW_STATUSES = [
-  'quoted',
-  'shipped',
-  'cancelled',
-  'received',
-  'inspected',
-  'accepted',
-  'returned',
-  'expired',
-] as const;
-export type TradeInRowStatus = (typeof TRADE_IN_ROW_STATUSES)[number];
+export const TRADE_IN_ROW_STATUSES = TRADE_IN_STATUSES;
+export type TradeInRowStatus = TradeInStatus;
 
 export const tradeIns = pgTable(
   'trade_ins',
@@ -60,8 +59,8 @@ export const tradeIns = pgTable(
   ],
 );
 
-export const TRADE_IN_OUTCOMES = ['accepted', 'lowered', 'rejected'] as const;
-export type TradeInOutcome = (typeof TRADE_IN_OUTCOMES)[number];
+export const TRADE_IN_OUTCOMES = INSPECTION_OUTCOMES;
+export type TradeInOutcome = InspectionOutcome;
 
 /** One line of a trade-in: a variant, a quantity, the credit offered per unit and what inspection found. */
 export const tradeInItems = pgTable(
@@ -109,18 +108,8 @@ export const tradeInItems = pgTable(
   ],
 );
 
-export const TRADE_IN_EVENT_ROW_KINDS = [
-  'quoted',
-  'shipped',
-  'cancelled',
-  'received',
-  'inspected',
-  'accepted',
-  'credited',
-  'returned',
-  'expired',
-] as const;
-export type TradeInEventRowKind = (typeof TRADE_IN_EVENT_ROW_KINDS)[number];
+export const TRADE_IN_EVENT_ROW_KINDS = TRADE_IN_EVENT_KINDS;
+export type TradeInEventRowKind = TradeInEventKind;
 export type TradeInActor = 'customer' | 'admin' | 'system';
 
 /** The timeline: one row per step, written in the transaction that made it. */

@@ -1,4 +1,4 @@
-import type { TradeInStatus } from '@pixel-vault/shared';
+import { TRADE_IN_EVENT_KINDS, type TradeInStatus } from '@pixel-vault/shared';
 import type { Executor } from '../../db/client.js';
 import { type TradeInActor, type TradeInEventRowKind, tradeInEvents } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
@@ -129,14 +129,4 @@ export async function recordEvent(tx: Executor, event: NewTradeInEvent): Promise
 }
 
 /** The order steps happen in: the timeline's order for events written at the same instant. */
-export const EVENT_ORDER: readonly TradeInEventRowKind[] = [
-  'quoted',
-  'shipped',
-  'cancelled',
-  'received',
-  'inspected',
-  'accepted',
-  'credited',
-  'returned',
-  'expired',
-];
+export const EVENT_ORDER: readonly TradeInEventRowKind[] = TRADE_IN_EVENT_KINDS;

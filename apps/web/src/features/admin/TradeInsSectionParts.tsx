@@ -1,7 +1,6 @@
+import { Timeline } from '../../ui/Timeline';
 import {
-  dateTimeFormat,
   formatDollars,
-  formatOrderDate,
   nameWithVariant,
   toCents,
   toDollars,
@@ -66,26 +65,12 @@ export function adminEventText(event: Pick<TradeInEvent, 'kind' | 'actor' | 'amo
   }
 }
 
-function eventTime(at: string): string {
-  const date = new Date(at);
-  if (Number.isNaN(date.getTime())) return '';
-  return `${formatOrderDate(date)}, ${dateTimeFormat({ hour: 'numeric', minute: '2-digit' }).format(date)}`;
-}
-
 export function AdminTradeInTimeline({ events }: { events: readonly TradeInEvent[] }) {
-  if (events.length === 0) return <p className="text-zinc-300">Nothing has happened yet.</p>;
   return (
-    <ol aria-label="Trade-in timeline" className="flex flex-col">
-      {events.map((event, index) => (
-        <li key={index} className="flex flex-col gap-1 border-b border-zinc-800 py-2 last:border-b-0">
-          <time dateTime={event.at} className="text-sm text-zinc-400">
-            {eventTime(event.at)}
-          </time>
-          <p className="font-semibold text-zinc-100">{adminEventText(event)}</p>
-          {event.note && <p className="text-sm break-words text-zinc-300">{event.note}</p>}
-        </li>
-      ))}
-    </ol>
+    <Timeline
+      label="Trade-in timeline"
+      entries={events.map((event) => ({ at: event.at, text: adminEventText(event), note: event.note }))}
+    />
   );
 }
 

@@ -1,14 +1,8 @@
+import { Timeline } from '../../ui/Timeline';
 import type { TradeIn, TradeInEvent, TradeInStatus } from '@pixel-vault/shared';
 import { Price } from '../../ui/Price';
 import { ItemName } from '../../ui/ItemName';
-import {
-  STATUS_LABELS,
-  eventText,
-  eventTimeText,
-  lineCredit,
-  optionsText,
-  outcomeText,
-} from './tradeInWords';
+import { STATUS_LABELS, eventText, lineCredit, optionsText, outcomeText } from './tradeInWords';
 
 const STATUS_CLASS: Record<TradeInStatus, string> = {
   quoted: 'border-cyan-300 text-cyan-200',
@@ -114,18 +108,10 @@ export function TradeInTotals({ tradeIn }: { tradeIn: TradeIn }) {
 
 /** What happened to the trade-in, oldest first as the server answers it. */
 export function TradeInTimeline({ events }: { events: readonly TradeInEvent[] }) {
-  if (events.length === 0) return <p className="text-zinc-300">Nothing has happened yet.</p>;
   return (
-    <ol aria-label="Trade-in timeline" className="flex flex-col">
-      {events.map((event, index) => (
-        <li key={index} className="flex flex-col gap-1 border-b border-zinc-800 py-2 last:border-b-0">
-          <time dateTime={event.at} className="text-sm text-zinc-400">
-            {eventTimeText(event.at)}
-          </time>
-          <p className="font-semibold text-zinc-100">{eventText(event)}</p>
-          {event.note && <p className="text-sm break-words text-zinc-300">{event.note}</p>}
-        </li>
-      ))}
-    </ol>
+    <Timeline
+      label="Trade-in timeline"
+      entries={events.map((event) => ({ at: event.at, text: eventText(event), note: event.note }))}
+    />
   );
 }

@@ -1,5 +1,4 @@
 import {
-  dateTimeFormat,
   formatDollars,
   formatOrderDate,
   toCents,
@@ -102,13 +101,6 @@ export function eventText(event: Pick<TradeInEvent, 'kind' | 'actor' | 'amount'>
     case 'expired':
       return 'The quote expired: it was not shipped in time';
   }
-}
-
-/** 'Jan 5th 24, 10:05 AM' in the reader's time zone: the shop's date with the time. */
-export function eventTimeText(at: string): string {
-  const date = new Date(at);
-  if (Number.isNaN(date.getTime())) return '';
-  return `${formatOrderDate(date)}, ${dateTimeFormat({ hour: 'numeric', minute: '2-digit' }).format(date)}`;
 }
 
 /** The date a quote runs out, as the shop writes dates: "Dec 4th 26". */
