@@ -8,7 +8,8 @@ import { ORDER_STATUS_LABELS, isClosed } from '../../ui/orderStatus';
 import { Spinner } from '../../ui/Spinner';
 import { useGetAdminOrdersQuery, useMarkDeliveredMutation } from './api';
 import { Pager } from './fields';
-import { SearchBox, useDebouncedValue } from './SearchBox';
+import { useDebouncedValue } from '../../ui/useDebouncedValue';
+import { SearchBox } from './SearchBox';
 
 /** The customer id of an admin-list order (user is the id string there), or 'N/A'. */
 export function customerId(order: Pick<Order, 'user'>): string {

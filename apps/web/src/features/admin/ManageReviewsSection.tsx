@@ -7,7 +7,8 @@ import { Spinner } from '../../ui/Spinner';
 import { Stars } from '../../ui/Stars';
 import { useGetAdminReviewsQuery, useHideReviewMutation, type AdminReviewsArgs } from './api';
 import { Pager } from './fields';
-import { SearchBox, useDebouncedValue } from './SearchBox';
+import { useDebouncedValue } from '../../ui/useDebouncedValue';
+import { SearchBox } from './SearchBox';
 
 type Visibility = '' | 'true' | 'false';
 

@@ -14,7 +14,8 @@ import {
   useUpdateAdminUserMutation,
 } from './api';
 import { Field } from './fields';
-import { SearchBox, useDebouncedValue } from './SearchBox';
+import { useDebouncedValue } from '../../ui/useDebouncedValue';
+import { SearchBox } from './SearchBox';
 import { validateAndSend } from './submit';
 
 export const CONFIRM_DELETE_USER = 'Are you sure you want to delete this user?';

@@ -4,7 +4,8 @@ import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useGetProductToEditQuery, useSearchProductsQuery } from './api';
-import { SearchBox, useDebouncedValue } from './SearchBox';
+import { useDebouncedValue } from '../../ui/useDebouncedValue';
+import { SearchBox } from './SearchBox';
 
 /** How many matches the picker lists: enough to pick from, short enough for a form. */
 export const PICKER_MATCHES = 8;

@@ -4,7 +4,8 @@ import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useSearchProductsQuery } from './api';
-import { SearchBox, useDebouncedValue } from './SearchBox';
+import { useDebouncedValue } from '../../ui/useDebouncedValue';
+import { SearchBox } from './SearchBox';
 
 /**
  * Remove Product and Update Product share this (spec section 2): 'Search for a product' (by name,

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   DEFAULT_TRADE_IN_QUOTE_DAYS,
@@ -13,6 +13,7 @@ import { ErrorLine } from '../../ui/ErrorLine';
 import { Pager } from '../../ui/Pager';
 import { Price } from '../../ui/Price';
 import { Spinner } from '../../ui/Spinner';
+import { useDebouncedValue } from '../../ui/useDebouncedValue';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { failedStatus, readableError } from '../../app/readableError';
 import { BUYLIST_PAGE_SIZE, useCreateTradeInMutation, useGetBuylistQuery } from './api';
@@ -27,19 +28,8 @@ import {
 import { optionsText } from './tradeInWords';
 
 export const SELL_PATH = '/sell';
-export const SEARCH_DEBOUNCE_MS = 300;
 /** The list's section, where the phone's jump link goes. */
 const LIST_SECTION_ID = 'your-list';
-
-/** The value once typing has paused, so the buy list is not asked once per key. */
-function useDebounced(value: string, ms = SEARCH_DEBOUNCE_MS): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /** "Super Mario 64 (Loose / NTSC-U)": a buy-list row as people read it. */
 export function entryLabel(entry: Pick<BuylistEntry, 'productName' | 'options'>): string {
@@ -152,7 +142,7 @@ export default function SellPage() {
   const loggedIn = useAppSelector((state) => state.auth.userInfo != null);
   const { lines, add, setQty, remove, clear } = useSellList();
   const [text, setText] = useState('');
-  const q = useDebounced(text);
+  const q = useDebouncedValue(text);
   const [page, setPage] = useState(1);
   const { currentData: data, error, isFetching } = useGetBuylistQuery({ q, page, limit: BUYLIST_PAGE_SIZE });
   // The shop's setting (TRADEIN_QUOTE_DAYS) once the buy list has answered; the default before.
