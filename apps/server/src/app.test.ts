@@ -169,15 +169,20 @@ describe('HTTP basics', () => {
       }
     });
 
-    it('serves the account pages as the app; a reset link page is stored by no cache and sends no referrer', async () => {
+    it('serves the account pages as the app; a reset or verification link page is stored by no cache and sends no referrer', async () => {
       for (const url of ['/forgot-password', '/account']) {
         const res = await ctx.app.inject({ method: 'GET', url });
         expect(res.statusCode, url).toBe(200);
         expect(res.body).toContain('<title>Pixel Vault</title>');
       }
       const token = Buffer.alloc(32, 1).toString('base64url');
-      for (const method of ['GET', 'HEAD'] as const) {
-        const res = await ctx.app.inject({ method, url: `/reset-password/${token}` });
+      for (const [method, page] of [
+        ['GET', 'reset-password'],
+        ['HEAD', 'reset-password'],
+        ['GET', 'verify-email'],
+        ['HEAD', 'verify-email'],
+      ] as const) {
+        const res = await ctx.app.inject({ method, url: `/${page}/${token}` });
         expect(res.statusCode, method).toBe(200);
         expect(res.headers['content-type']).toMatch(/^text\/html/);
         expect(res.headers['cache-control'], method).toBe('no-store');

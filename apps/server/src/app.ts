@@ -52,6 +52,7 @@ import type { PromotionsService } from './modules/promotions/promotions.service.
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { type ReviewsService, createReviewsService } from './modules/reviews/reviews.service.js';
 import { seoRoutes } from './modules/seo/seo.routes.js';
+import { createSessionsModule } from './modules/sessions/sessions.module.js';
 import {
   CATALOGUE_TTL_MS,
   type ProductsService,
@@ -59,6 +60,8 @@ import {
 } from './modules/products/products.service.js';
 import { createTradeInsModule } from './modules/tradeins/tradeins.module.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { createEmailVerification } from './modules/users/users.verify.js';
+import { verifyRoutes } from './modules/users/users.verify.routes.js';
 import { type UsersService, createUsersService } from './modules/users/users.service.js';
 import { webRoutes } from './modules/web/web.routes.js';
 import { createWishlistModule } from './modules/wishlist/wishlist.module.js';
@@ -94,6 +97,12 @@ export interface RateLimits {
   alertSubscribeAddress: RateLimit;
   /** Failed alert confirmation and unsubscribe links (unknown, used up, expired) per address. */
   alertTokensAddress: RateLimit;
+  /** Issue 36: e-mail verification mails asked for per account, from any address. */
+  verifyResend: RateLimit;
+  /** Issue 36: e-mail verification mails asked for per address, whatever accounts ask. */
+  verifyResendAddress: RateLimit;
+  /** Issue 36: failed e-mail verification links (unknown, used, expired) per address. */
+  verifyEmailAddress: RateLimit;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -112,6 +121,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   alertSubscribe: { max: 10, windowMs: 60 * 60_000 },
   alertSubscribeAddress: { max: 30, windowMs: 60 * 60_000 },
   alertTokensAddress: { max: 10, windowMs: 15 * 60_000 },
+  verifyResend: { max: 5, windowMs: 60 * 60_000 },
+  verifyResendAddress: { max: 20, windowMs: 60 * 60_000 },
+  verifyEmailAddress: { max: 10, windowMs: 15 * 60_000 },
 };
 
 export interface AppDeps {
@@ -304,7 +316,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   });
 
-  const auth = createAuthService({ db, jwtSecret: config.jwtSecret });
+  const auth = createAuthService({
+    db,
+    jwtSecret: config.jwtSecret,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+    onTouchError: (error) => app.log.warn({ err: error }, 'session last-used time not written'),
+  });
+  // Issue 36: every token belongs to a session the account's owner can see and end.
+  const sessions = createSessionsModule({ db, clock: deps.clock });
+  app.addHook('onClose', async () => auth.settle());
   const publicUrl = publicUrls(config.publicUrl);
   // Every instance on the database hears of the others' catalogue changes (issue 13).
   const sync = deps.listen
@@ -380,6 +400,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     users: createUsersService({
       db,
       auth,
+      sessions: sessions.service,
       mailer: deps.mailer,
       resetTokenMinutes: config.resetTokenMinutes,
       ...(deps.clock ? { clock: deps.clock } : {}),
@@ -442,6 +463,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { users: services.users, limits, limiter, config });
+  // Issue 36: verified e-mail addresses.
+  await app.register(verifyRoutes, {
+    verification: createEmailVerification({
+      db,
+      mailer: deps.mailer,
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    }),
+    limits,
+    limiter,
+    config,
+  });
+  await sessions.register(app);
   await app.register(productsRoutes, { products: services.products, uploadMaxMb: config.uploadMaxMb });
   await app.register(reviewsRoutes, { reviews: services.reviews });
   await app.register(contactRoutes, { contact: services.contact, limits, limiter });

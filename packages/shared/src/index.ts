@@ -24,3 +24,5 @@ export * from './schemas/cart.js';
 export * from './schemas/wishlist.js';
 export * from './schemas/alerts.js';
 export * from './schemas/tradeins.js';
+export * from './schemas/sessions.js';
+export * from './schemas/verify.js';

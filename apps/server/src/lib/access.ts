@@ -17,6 +17,11 @@ export interface AuthUser {
    * answers a fresh token refuses it when the version moved meanwhile (a reset in between ended it).
    */
   tokenVersion: number;
+  /**
+   * The session (issue 36) the caller's token belongs to; absent for a token issued before sessions
+   * existed, which is accepted until it expires.
+   */
+  sessionId?: string;
 }
 
 declare module 'fastify' {

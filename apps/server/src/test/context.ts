@@ -56,6 +56,9 @@ export const NO_RATE_LIMITS: RateLimits = {
   alertSubscribe: UNLIMITED,
   alertSubscribeAddress: UNLIMITED,
   alertTokensAddress: UNLIMITED,
+  verifyResend: UNLIMITED,
+  verifyResendAddress: UNLIMITED,
+  verifyEmailAddress: UNLIMITED,
 };
 
 export interface TestContext {

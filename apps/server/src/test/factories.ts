@@ -41,6 +41,8 @@ export interface UserOverrides {
   password?: string;
   isAdmin?: boolean;
   tokenVersion?: number;
+  /** Issue 36: whether the address is verified (yes by default, like every account made before). */
+  emailVerified?: boolean;
 }
 
 /** A user straight in the database, with a valid bearer token (signed with TEST_JWT_SECRET). */
@@ -57,6 +59,7 @@ export async function insertUser(
       passwordHash: await hashOnce(password),
       isAdmin: overrides.isAdmin ?? false,
       tokenVersion: overrides.tokenVersion ?? 0,
+      emailVerifiedAt: overrides.emailVerified === false ? null : new Date(),
     })
     .returning();
   if (!user) throw new Error('insertUser: no row');

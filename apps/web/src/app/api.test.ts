@@ -9,6 +9,7 @@ const userInfo = {
   email: 'ada@example.com',
   isAdmin: false,
   createdAt: '2026-01-01T00:00:00.000Z',
+  emailVerified: true,
   token: 'header.payload.signature',
 };
 

@@ -50,6 +50,8 @@ const ForgotPasswordPage = lazyPage(() =>
 const ResetPasswordPage = lazyPage(() =>
   import('../features/account/ResetPasswordPage').then((m) => m.default),
 );
+// Issue 36: the link of a verification mail.
+const VerifyEmailPage = lazyPage(() => import('../features/account/VerifyEmailPage').then((m) => m.default));
 const AccountPage = lazyPage(() => import('../features/account/AccountPage').then((m) => m.default));
 const WishlistPage = lazyPage(() => import('./pages/WishlistPage').then((m) => m.default));
 const AlertConfirmPage = lazyPage(() => import('../features/alerts/AlertConfirmPage').then((m) => m.default));
@@ -77,6 +79,7 @@ const BY_FIRST_PART: Record<string, { preload(): Promise<unknown> } | undefined>
   register: RegisterPage,
   'forgot-password': ForgotPasswordPage,
   'reset-password': ResetPasswordPage,
+  'verify-email': VerifyEmailPage,
   account: AccountPage,
   wishlist: WishlistPage,
   sell: SellPage,
@@ -222,6 +225,8 @@ export function AppRoutes() {
             first download would carry (issue 10's budget). */}
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="reset-password/:token" element={<ResetPasswordPage />} />
+        {/* Issue 36: anyone may open it (the link proves the mailbox, not the session). */}
+        <Route path="verify-email/:token" element={<VerifyEmailPage />} />
         <Route
           path="account"
           element={

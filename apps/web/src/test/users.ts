@@ -7,6 +7,7 @@ export function makeUser(overrides: Partial<UserInfo> = {}): UserInfo {
     email: 'ada@example.com',
     isAdmin: false,
     createdAt: '2024-01-05T10:00:00.000Z',
+    emailVerified: true,
     token: 'header.payload.signature',
     ...overrides,
   };

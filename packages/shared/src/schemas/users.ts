@@ -43,6 +43,10 @@ export const PublicUser = z.object({
   email: z.string(),
   isAdmin: z.boolean(),
   createdAt: z.string(),
+  /** Issue 36: whether the owner opened a verification link for `email` (an added field). */
+  emailVerified: z.boolean(),
+  /** Issue 36: a new address asked for on My Account, waiting for its link to be opened. */
+  pendingEmail: z.string().optional(),
 });
 export type PublicUser = z.infer<typeof PublicUser>;
 

@@ -12,3 +12,4 @@ export * from './cart.js';
 export * from './wishlist.js';
 export * from './alerts.js';
 export * from './tradeins.js';
+export * from './sessions.js';

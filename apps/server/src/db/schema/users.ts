@@ -23,6 +23,9 @@ export const users = pgTable(
     isAdmin: boolean('is_admin').notNull().default(false),
     // Bumped on password change, demotion or deletion: every token carrying an older value dies at once.
     tokenVersion: integer('token_version').notNull().default(0),
+    // Issue 36: set when the owner opened a verification link for `email`; null means the address is
+    // unconfirmed and gets only the verification mail and its own orders' mails (docs/verified-email.md).
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -59,3 +62,32 @@ export const passwordResetTokens = pgTable(
 );
 
 export type PasswordResetTokenRow = typeof passwordResetTokens.$inferSelect;
+
+/**
+ * E-mail verification links (issue 36), kept like password reset links: only the SHA-256 of a token,
+ * single use (`used_at`), 24 hours, one live per user (a newer request deletes the user's unused
+ * rows). `email` is the address the link verifies: the account's own at registration, or the new
+ * address of an e-mail change, which replaces the account's only when its link is opened.
+ */
+export const emailVerificationTokens = pgTable(
+  'email_verification_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Lowercase hex SHA-256 of the token as mailed. */
+    tokenHash: text('token_hash').notNull(),
+    /** The address this link verifies (lowercased, like users.email). */
+    email: text('email').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('email_verification_tokens_hash_unique').on(t.tokenHash),
+    index('email_verification_tokens_user_idx').on(t.userId),
+  ],
+);
+
+export type EmailVerificationTokenRow = typeof emailVerificationTokens.$inferSelect;

@@ -1,30 +1,78 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import type { Database } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import { userSessions, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 
-export const TOKEN_TTL = '7d';
+/** How long a token lives (7 days); sessions unused for longer are dead and get deleted. */
+export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+export const TOKEN_TTL = `${TOKEN_TTL_SECONDS}s`;
 /**
  * How far ahead of this server's clock a token's `iat` may be: another instance's clock may run a
  * little fast, but a token issued in the future was not issued by a shop whose clock is right.
  */
 export const IAT_SKEW_SECONDS = 60;
+/** A session's `last_used_at` is written at most this often (issue 36): reads stay reads. */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AuthService {
-  /** A bearer token for the user: `sub` = id, `ver` = token_version, valid 7 days. */
-  signToken(user: { id: string; tokenVersion: number }): Promise<string>;
-  /** The token's user, re-read from the database so deletion, demotion and revocation act at once. */
+  /**
+   * A bearer token for the user: `sub` = id, `ver` = token_version, `sid` = the session row it
+   * belongs to (issue 36), valid 7 days.
+   */
+  signToken(user: { id: string; tokenVersion: number }, sessionId?: string): Promise<string>;
+  /**
+   * The token's user, re-read from the database (with the token's session, in the same query) so
+   * deletion, demotion and revocation act at once. A token without `sid` (issued before sessions
+   * existed) is still accepted until it expires.
+   */
   authenticate(token: string): Promise<AuthUser>;
+  /** Waits for the `last_used_at` writes under way (tests; closing the app). */
+  settle(): Promise<void>;
 }
 
-export function createAuthService({ db, jwtSecret }: { db: Database; jwtSecret: string }): AuthService {
+export interface AuthServiceOptions {
+  db: Database;
+  jwtSecret: string;
+  /** Tests move time: when a session was last used (the token's own expiry uses the real clock). */
+  clock?: () => Date;
+  /** Told when a `last_used_at` write failed (it is not waited for, so no request fails with it). */
+  onTouchError?: (error: unknown) => void;
+}
+
+export function createAuthService({
+  db,
+  jwtSecret,
+  clock = () => new Date(),
+  onTouchError = () => {},
+}: AuthServiceOptions): AuthService {
   const key = new TextEncoder().encode(jwtSecret);
+  const touching = new Set<Promise<void>>();
+
+  /**
+   * Moves the session's `last_used_at` to now, unless another request (on any instance) did within the
+   * minute: the condition is in the UPDATE, so a race writes once. Not waited for by the request.
+   */
+  function touch(sessionId: string, now: Date): void {
+    const cutoff = new Date(now.getTime() - SESSION_TOUCH_INTERVAL_MS);
+    const write = db
+      .update(userSessions)
+      .set({ lastUsedAt: now })
+      .where(and(eq(userSessions.id, sessionId), lte(userSessions.lastUsedAt, cutoff)))
+      .then(
+        () => {},
+        (error: unknown) => onTouchError(error),
+      )
+      .finally(() => touching.delete(write));
+    touching.add(write);
+  }
 
   return {
-    signToken(user) {
-      return new SignJWT({ ver: user.tokenVersion })
+    signToken(user, sessionId) {
+      return new SignJWT(
+        sessionId === undefined ? { ver: user.tokenVersion } : { ver: user.tokenVersion, sid: sessionId },
+      )
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.id)
         .setIssuedAt()
@@ -35,6 +83,7 @@ export function createAuthService({ db, jwtSecret }: { db: Database; jwtSecret: 
     async authenticate(token) {
       let sub: unknown;
       let ver: unknown;
+      let sid: unknown;
       try {
         // Pinning the algorithm refuses `alg: none` and any key confusion. Every token this shop
         // signs expires; one without `exp`, or issued in the future, was not made by signToken
@@ -46,21 +95,46 @@ export function createAuthService({ db, jwtSecret }: { db: Database; jwtSecret: 
         }
         sub = payload.sub;
         ver = payload.ver;
+        sid = payload.sid;
       } catch (error) {
         // Only a token whose signature checked out can be told apart as one that ran out (issue 30).
         throw notAuthorized(error instanceof errors.JWTExpired ? 'SESSION_EXPIRED' : undefined);
       }
       if (typeof sub !== 'string' || !UUID.test(sub) || !Number.isInteger(ver)) throw notAuthorized();
-      const [user] = await db
-        .select({ id: users.id, isAdmin: users.isAdmin, tokenVersion: users.tokenVersion })
+      if (sid !== undefined && (typeof sid !== 'string' || !UUID.test(sid))) throw notAuthorized();
+      // One query, as before sessions: the session row comes with the user's, by primary key.
+      const [row] = await db
+        .select({
+          id: users.id,
+          isAdmin: users.isAdmin,
+          tokenVersion: users.tokenVersion,
+          sessionId: userSessions.id,
+          revokedAt: userSessions.revokedAt,
+          lastUsedAt: userSessions.lastUsedAt,
+        })
         .from(users)
+        .leftJoin(
+          userSessions,
+          sid === undefined ? sql`false` : and(eq(userSessions.id, sid), eq(userSessions.userId, users.id)),
+        )
         .where(eq(users.id, sub))
         .limit(1);
       // The app tells the person why (issue 30): an admin deleted the account, or the session was
-      // ended (password or e-mail changed, an admin changed the role or e-mail).
-      if (!user) throw notAuthorized('ACCOUNT_DELETED');
-      if (user.tokenVersion !== ver) throw notAuthorized('SESSION_ENDED');
-      return { id: user.id, isAdmin: user.isAdmin, tokenVersion: user.tokenVersion };
+      // ended (password or e-mail changed, an admin changed the role or e-mail, signed out from
+      // another device: issue 36).
+      if (!row) throw notAuthorized('ACCOUNT_DELETED');
+      if (row.tokenVersion !== ver) throw notAuthorized('SESSION_ENDED');
+      if (sid === undefined) return { id: row.id, isAdmin: row.isAdmin, tokenVersion: row.tokenVersion };
+      if (row.sessionId === null || row.revokedAt !== null) throw notAuthorized('SESSION_ENDED');
+      const now = clock();
+      if (row.lastUsedAt !== null && now.getTime() - row.lastUsedAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
+        touch(row.sessionId, now);
+      }
+      return { id: row.id, isAdmin: row.isAdmin, tokenVersion: row.tokenVersion, sessionId: row.sessionId };
+    },
+
+    async settle() {
+      while (touching.size > 0) await Promise.all(touching);
     },
   };
 }

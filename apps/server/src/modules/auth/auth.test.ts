@@ -48,7 +48,13 @@ describe('bearer tokens and access control', () => {
       payload: { email: 'login-token@example.com', password },
     });
     const res = await get('/api/test/me', `Bearer ${login.json().token}`);
-    expect(res.json()).toEqual({ id: user.id, isAdmin: false, tokenVersion: 0 });
+    // Issue 36: a token from login belongs to a session.
+    expect(res.json()).toEqual({
+      id: user.id,
+      isAdmin: false,
+      tokenVersion: 0,
+      sessionId: expect.any(String),
+    });
   });
 
   it.each([

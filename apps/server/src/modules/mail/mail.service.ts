@@ -76,3 +76,26 @@ export async function enqueueMailToUser(
   );
   return rows.length > 0;
 }
+
+/**
+ * Issue 36: enqueueMail for a mail about an account (trade-ins, and any other notice that is not the
+ * account's own order or its security), queued only when the account's address is verified: an
+ * unverified address gets the verification mail and its own orders' mails, nothing else. No account
+ * (deleted, or none): nothing queued. Answers whether it queued.
+ */
+export async function enqueueMailIfVerified(
+  tx: Executor,
+  userId: string | null,
+  mail: NewMail,
+): Promise<boolean> {
+  if (userId === null) return false;
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into ${mailOutbox} (to_address, subject, text_body, html_body, reply_to, headers)
+        select ${mail.to}, ${oneLine(mail.subject)}, ${mail.text}, ${mail.html ?? null}, ${mail.replyTo ?? null},
+          ${mail.headers ? JSON.stringify(mail.headers) : null}::jsonb
+        where exists (select 1 from ${users} where ${users.id} = ${userId} and ${users.emailVerifiedAt} is not null)
+        returning id`,
+  );
+  return rows.length > 0;
+}

@@ -22,6 +22,8 @@ export const ROBOTS_DISALLOW = [
   '/cart',
   '/forgot-password',
   '/reset-password',
+  // Issue 36: every e-mail verification link.
+  '/verify-email',
   '/api/',
 ] as const;
 

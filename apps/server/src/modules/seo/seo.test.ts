@@ -68,6 +68,7 @@ describe('robots.txt and sitemap (issue 10)', () => {
         '/cart',
         '/forgot-password',
         '/reset-password',
+        '/verify-email',
         '/api/',
       ]) {
         expect(lines, path).toContain(`Disallow: ${path}`);

@@ -10,7 +10,7 @@ import {
   tradeInItems,
 } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
-import { enqueueMail } from '../mail/mail.service.js';
+import { enqueueMailIfVerified } from '../mail/mail.service.js';
 import { lockUser } from '../users/users.lock.js';
 import { creditedMail } from './tradeins.mail.js';
 import { type LockedTradeIn, updateTradeIn } from './tradeins.repo.js';
@@ -154,6 +154,6 @@ export async function acceptLocked(
     amountCents: cents,
     at: now,
   });
-  await enqueueMail(tx, creditedMail(tradeIn, cents, code));
+  await enqueueMailIfVerified(tx, tradeIn.userId, creditedMail(tradeIn, cents, code));
   return { creditedCents: cents, restocked: variantIds.length > 0 };
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../db/client.js';
 import { type Periodic, periodic } from '../../lib/periodic.js';
-import { enqueueMail } from '../mail/mail.service.js';
+import { enqueueMailIfVerified } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import { expiredMail } from './tradeins.mail.js';
 import { type LockedTradeIn, lockDueQuotes, updateTradeIn } from './tradeins.repo.js';
@@ -16,7 +16,7 @@ export async function expireLocked(tx: Transaction, tradeIn: LockedTradeIn, now:
   await updateTradeIn(tx, tradeIn.id, { status: 'expired', updatedAt: now });
   tradeIn.status = 'expired';
   await recordEvent(tx, { tradeInId: tradeIn.id, kind: 'expired', actor: 'system', at: now });
-  await enqueueMail(tx, expiredMail(tradeIn));
+  await enqueueMailIfVerified(tx, tradeIn.userId, expiredMail(tradeIn));
 }
 
 export interface TradeInExpiry extends Periodic {

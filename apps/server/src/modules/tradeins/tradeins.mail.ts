@@ -8,6 +8,8 @@ import type { LockedTradeIn } from './tradeins.repo.js';
  * Issue 35: the trade-in mails (docs/trade-ins.md), each written to the outbox in the transaction of
  * the step it reports: quoted, received, inspected, credited, returned, expired. Each links to the
  * trade-in's page, under the base the quote was asked from (PUBLIC_URL, else the request's origin).
+ * Issue 36: queued only for an account whose address is verified (enqueueMailIfVerified); the
+ * trade-in itself works the same, and its page shows every step.
  */
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });

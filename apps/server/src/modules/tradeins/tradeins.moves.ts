@@ -4,7 +4,7 @@ import type { Database, Transaction } from '../../db/client.js';
 import { tradeInItems } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { recordAudit } from '../audit/audit.repo.js';
-import { enqueueMail } from '../mail/mail.service.js';
+import { enqueueMailIfVerified } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import { acceptLocked } from './tradeins.credit.js';
 import { expireLocked, isOverdue } from './tradeins.expiry.js';
@@ -133,7 +133,7 @@ export function createTradeInMoves({
     receive: (admin, id) =>
       run('receive', admin, id, async (tx, tradeIn, now) => {
         await step(tx, tradeIn, 'receive', 'received', admin, now);
-        await enqueueMail(tx, receivedMail(tradeIn));
+        await enqueueMailIfVerified(tx, tradeIn.userId, receivedMail(tradeIn));
       }),
 
     inspect: (admin, id, body) =>
@@ -154,7 +154,7 @@ export function createTradeInMoves({
           return acceptLocked(tx, tradeIn, { actor: 'system', actorUserId: null }, now);
         }
         const inspected = lines.map((l) => ({ ...l, ...found.find((f) => f.id === l.id) }));
-        await enqueueMail(tx, inspectedMail(tradeIn, inspected));
+        await enqueueMailIfVerified(tx, tradeIn.userId, inspectedMail(tradeIn, inspected));
       }),
 
     accept: (user, id) =>
@@ -165,7 +165,7 @@ export function createTradeInMoves({
     decline: (user, id) =>
       run('decline', user, id, async (tx, tradeIn, now) => {
         await step(tx, tradeIn, 'decline', 'returned', user, now);
-        await enqueueMail(tx, returnedMail(tradeIn, await linesOf(tx, tradeIn.id)));
+        await enqueueMailIfVerified(tx, tradeIn.userId, returnedMail(tradeIn, await linesOf(tx, tradeIn.id)));
       }),
   };
 }

@@ -8,7 +8,7 @@ import {
 import type { Transaction } from '../../db/client.js';
 import { notAuthorized } from '../../lib/access.js';
 import { AppError } from '../../lib/errors.js';
-import { enqueueMail } from '../mail/mail.service.js';
+import { enqueueMailIfVerified } from '../mail/mail.service.js';
 import { lockUser } from '../users/users.lock.js';
 import { quotedMail } from './tradeins.mail.js';
 import {
@@ -169,6 +169,6 @@ export async function writeQuote(
     at: now,
   });
   const named = await lockTradeIn(tx, row.id);
-  if (named) await enqueueMail(tx, quotedMail(named, lines));
+  if (named) await enqueueMailIfVerified(tx, named.userId, quotedMail(named, lines));
   return row.id;
 }

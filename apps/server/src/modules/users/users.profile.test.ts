@@ -50,6 +50,7 @@ describe('GET /api/users/profile', () => {
       email: user.email,
       isAdmin: false,
       createdAt: user.createdAt.toISOString(),
+      emailVerified: true,
     });
     expect(res.headers['cache-control']).toBe('private, no-store');
   });
@@ -68,7 +69,15 @@ describe('PUT /api/users/profile', () => {
     const res = await putProfile(auth, { name: '  New Name ' });
     expect(res.statusCode).toBe(200);
     const info = res.json<UserInfo>();
-    expect(Object.keys(info).sort()).toEqual(['_id', 'createdAt', 'email', 'isAdmin', 'name', 'token']);
+    expect(Object.keys(info).sort()).toEqual([
+      '_id',
+      'createdAt',
+      'email',
+      'emailVerified',
+      'isAdmin',
+      'name',
+      'token',
+    ]);
     expect(info).toMatchObject({ _id: user.id, name: 'New Name', email: user.email });
     expect((await getProfile(auth)).json()).toMatchObject({ name: 'New Name' });
     expect((await getProfile(bearer(info))).statusCode).toBe(200);
@@ -129,27 +138,39 @@ describe('PUT /api/users/profile', () => {
     expect(await mailsTo(user.email)).toHaveLength(0);
   });
 
-  it('changes the e-mail: sessions end, both addresses get a notice, login uses the new one', async () => {
+  it('changes the e-mail once the new address is confirmed: sessions end, both addresses hear of it, login uses the new one', async () => {
     const { user, auth, password } = await insertUser(ctx.db, { name: '<b>Eve</b> & "Co"' });
     const email = freshEmail();
     const res = await putProfile(auth, { email: email.toUpperCase(), currentPassword: password });
     expect(res.statusCode).toBe(200);
-    const info = res.json<UserInfo>();
-    expect(info.email).toBe(email);
+    const info = res.json<UserInfo & { message: string }>();
+    // Issue 36: the old address stays until the new one's link is opened.
+    expect(info).toMatchObject({ email: user.email, pendingEmail: email });
+    expect(info.message).toContain(email);
     expect((await getProfile(auth)).statusCode).toBe(401);
-    expect((await getProfile(bearer(info))).json()).toMatchObject({ email });
+    expect((await getProfile(bearer(info))).json()).toMatchObject({ email: user.email, pendingEmail: email });
+    expect((await login(user.email, password)).statusCode).toBe(200);
+
+    const [asked] = await mailsTo(user.email);
+    expect(asked?.subject).toBe('Your Pixel Vault e-mail address is about to change');
+    expect(asked?.htmlBody).toContain('Hello &lt;b&gt;Eve&lt;/b&gt; &amp; &quot;Co&quot;,');
+    const [link] = await mailsTo(email);
+    expect(link?.subject).toBe('Confirm your Pixel Vault e-mail address');
+    expect(link?.htmlBody).not.toContain('<b>Eve');
+    const token = /\/verify-email\/([A-Za-z0-9_-]{43})/.exec(link?.textBody ?? '')?.[1];
+    expect(link?.textBody).toContain(`http://${HOST}/verify-email/`);
+    const verified = await ctx.app.inject({ method: 'POST', url: '/api/users/verify', payload: { token } });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json()).toMatchObject({ email });
+
+    expect((await getProfile(bearer(info))).json()).toMatchObject({ email, emailVerified: true });
     expect((await login(email, password)).statusCode).toBe(200);
     expect((await login(user.email, password)).statusCode).toBe(401);
-
-    const [toOld] = await mailsTo(user.email);
-    const [toNew] = await mailsTo(email);
-    for (const mail of [toOld, toNew]) {
-      expect(mail?.subject).toBe('Your Pixel Vault e-mail address was changed');
-      expect(mail?.textBody).toContain(`changed from ${user.email} to ${email}.`);
-      expect(mail?.htmlBody).toContain('Hello &lt;b&gt;Eve&lt;/b&gt; &amp; &quot;Co&quot;,');
-      expect(mail?.htmlBody).not.toContain('<b>Eve');
-    }
-    expect(toOld!.textBody).toContain('If you did not make this change');
+    const toOld = (await mailsTo(user.email)).find(
+      (m) => m.subject === 'Your Pixel Vault e-mail address was changed',
+    );
+    expect(toOld?.textBody).toContain(`changed from ${user.email} to ${email}.`);
+    expect(toOld?.textBody).toContain('If you did not make this change');
   });
 
   it('refuses an e-mail another account has, whatever its case, with 409', async () => {

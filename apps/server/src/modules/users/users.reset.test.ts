@@ -86,7 +86,15 @@ describe('POST /api/users/password/forgot and /reset: the round trip', () => {
     const done = await reset(token, 'a brand new password');
     expect(done.statusCode).toBe(200);
     const info = done.json<UserInfo>();
-    expect(Object.keys(info).sort()).toEqual(['_id', 'createdAt', 'email', 'isAdmin', 'name', 'token']);
+    expect(Object.keys(info).sort()).toEqual([
+      '_id',
+      'createdAt',
+      'email',
+      'emailVerified',
+      'isAdmin',
+      'name',
+      'token',
+    ]);
     expect(info).toMatchObject({ _id: user.id, email: user.email, name: 'Ada', isAdmin: false });
 
     // Every session that existed ends; the answer's token is a working one.

@@ -8,6 +8,7 @@ import {
   IdParams,
   LoginBody,
   MessageResponse,
+  ProfileUpdateAnswer,
   PublicUser,
   RegisterBody,
   ResetPasswordBody,
@@ -44,6 +45,8 @@ export async function usersRoutes(app: App, { users, limits, limiter, config }: 
   const loginLimits = { perAccount: limits.login, perAddress: limits.loginAddress };
   const forgotLimits = { perAccount: limits.forgotPassword, perAddress: limits.forgotPasswordAddress };
   const base = (request: FastifyRequest) => siteBase(request, config.publicUrl, config.port);
+  /** Who signs in, for the session their token belongs to (issue 36). */
+  const client = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'], ip: request.ip });
 
   app.post(
     '/api/users',
@@ -57,7 +60,8 @@ export async function usersRoutes(app: App, { users, limits, limiter, config }: 
           'Too many accounts created. Please try again later.',
         ),
     },
-    async (request, reply) => reply.code(201).send(await users.register(request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await users.register(request.body, base(request), client(request))),
   );
 
   app.post(
@@ -75,7 +79,7 @@ export async function usersRoutes(app: App, { users, limits, limiter, config }: 
       return limiter.guard(
         budgetsFor('login', loginLimits, { ip: request.ip, account: request.body.email }),
         'Too many login attempts. Please try again in 15 minutes.',
-        () => users.login(request.body),
+        () => users.login(request.body, client(request)),
       );
     },
   );
@@ -117,7 +121,7 @@ export async function usersRoutes(app: App, { users, limits, limiter, config }: 
       return limiter.guard(
         [{ key: `reset:addr:${request.ip}`, limit: limits.resetPasswordAddress }],
         'Too many password reset attempts. Please try again later.',
-        () => users.resetPassword(request.body, base(request)),
+        () => users.resetPassword(request.body, base(request), client(request)),
       );
     },
   );
@@ -131,7 +135,7 @@ export async function usersRoutes(app: App, { users, limits, limiter, config }: 
   app.put(
     '/api/users/profile',
     {
-      schema: { body: UpdateProfileBody, response: { 200: UserInfo } },
+      schema: { body: UpdateProfileBody, response: { 200: ProfileUpdateAnswer } },
       config: { access: 'user' },
     },
     async (request) => {
@@ -141,6 +145,7 @@ export async function usersRoutes(app: App, { users, limits, limiter, config }: 
       }
       return users.updateProfile(requireUser(request), body, {
         base: base(request),
+        client: client(request),
         // A wrong current password spends the same budgets as a failed login for that account.
         guardPassword: (email, check) =>
           limiter.guard(

@@ -5,6 +5,7 @@ import {
   type AdminUpdateUserBody,
   type AdminUsersQuery,
   type LoginBody,
+  type ProfileUpdateAnswer,
   type PublicUser,
   RESET_TOKEN_INVALID_MESSAGE,
   RESET_TOKEN_MINUTES_DEFAULT,
@@ -20,12 +21,13 @@ import { type AuthUser, notAuthorized } from '../../lib/access.js';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
 import { pageTotals, windowTotal } from '../../lib/paging.js';
 import type { AuthService } from '../auth/auth.service.js';
+import type { SessionClient, SessionIssuer, SessionStart } from '../sessions/sessions.service.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { enqueueMail, enqueueMailToUser } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import { escapeLike } from '../products/products.service.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
-import { type ResetRequester, emailChangedMails, passwordChangedMail, resetLinkMail } from './users.mail.js';
+import { type ResetRequester, passwordChangedMail, resetLinkMail } from './users.mail.js';
 import {
   NO_USER,
   type NewResetToken,
@@ -36,6 +38,13 @@ import {
   newResetToken,
   replaceResetToken,
 } from './users.reset.js';
+import {
+  changeRequestedMessage,
+  dropVerifications,
+  issueVerification,
+  pendingEmailOf,
+} from './users.verify.js';
+import { emailChangeRequestedMail } from './users.verify.mail.js';
 
 export interface UsersPage {
   users: PublicUser[];
@@ -45,8 +54,10 @@ export interface UsersPage {
 }
 
 export interface UsersService {
-  register(input: RegisterBody): Promise<UserInfo>;
-  login(input: LoginBody): Promise<UserInfo>;
+  /** Issue 36: also mails a verification link to `base`'s page, in the same transaction. */
+  register(input: RegisterBody, base: string, client?: SessionClient): Promise<UserInfo>;
+  /** `client`: the browser and address that signs in, for the token's session (issue 36). */
+  login(input: LoginBody, client?: SessionClient): Promise<UserInfo>;
   /** Every matching user, by name (no page asked for, spec section 7), or the page asked for. */
   adminList(query: AdminUsersQuery): Promise<PublicUser[] | UsersPage>;
   adminGet(id: string): Promise<PublicUser>;
@@ -63,14 +74,18 @@ export interface UsersService {
    */
   forgotPassword(email: string, base: string): Promise<void>;
   /** Sets the password with a live token, ends every session, answers a fresh one like login. */
-  resetPassword(input: ResetPasswordBody, base: string): Promise<UserInfo>;
+  resetPassword(input: ResetPasswordBody, base: string, client?: SessionClient): Promise<UserInfo>;
   /** The caller's own account. */
   profile(actor: AuthUser): Promise<PublicUser>;
   /**
    * Name, e-mail, password of the caller. A new e-mail or password needs the current password
    * (checked through `guardPassword`) and ends every other session; the answer carries a fresh token.
    */
-  updateProfile(actor: AuthUser, body: UpdateProfileBody, options: UpdateProfileOptions): Promise<UserInfo>;
+  updateProfile(
+    actor: AuthUser,
+    body: UpdateProfileBody,
+    options: UpdateProfileOptions,
+  ): Promise<ProfileUpdateAnswer>;
 }
 
 /**
@@ -83,11 +98,15 @@ export interface UpdateProfileOptions {
   /** Where the shop's pages are (PUBLIC_URL or the request's origin), for the links in notices. */
   base: string;
   guardPassword: PasswordCheckGuard;
+  /** The browser and address of the request, for a new session when the caller's token had none. */
+  client?: SessionClient;
 }
 
 export interface UsersServiceOptions {
   db: Database;
   auth: AuthService;
+  /** Every token signed belongs to a session (issue 36), ended with the token version bumps. */
+  sessions: SessionIssuer;
   /** Told when a mail was queued. */
   mailer: Mailer;
   /** Tests move time (reset link expiry). */
@@ -118,6 +137,7 @@ export function toPublicUser(user: UserRow): PublicUser {
     email: user.email,
     isAdmin: user.isAdmin,
     createdAt: user.createdAt.toISOString(),
+    emailVerified: user.emailVerifiedAt !== null,
   };
 }
 
@@ -142,19 +162,23 @@ async function lockAdmins(tx: Transaction): Promise<Set<string>> {
 export function createUsersService({
   db,
   auth,
+  sessions,
   mailer,
   clock = () => new Date(),
   resetTokenMinutes = RESET_TOKEN_MINUTES_DEFAULT,
   onAccountDeleting,
 }: UsersServiceOptions): UsersService {
-  async function toUserInfo(user: UserRow): Promise<UserInfo> {
+  /** The spec's user info with a fresh token, of a new session or the one `start.resume` names. */
+  async function toUserInfo(user: UserRow, start: SessionStart = {}): Promise<UserInfo> {
+    const sessionId = await sessions.open(user.id, start);
     return {
       _id: user.id,
       name: user.name,
       email: user.email,
       isAdmin: user.isAdmin,
-      token: await auth.signToken(user),
+      token: await auth.signToken(user, sessionId),
       createdAt: user.createdAt.toISOString(),
+      emailVerified: user.emailVerifiedAt !== null,
     };
   }
 
@@ -184,23 +208,29 @@ export function createUsersService({
   }
 
   return {
-    async register({ name, email, password }) {
+    async register({ name, email, password }, base, client) {
       const passwordHash = await hashPassword(password);
-      // The unique index decides, not a prior lookup: two simultaneous sign-ups cannot both win.
-      const [created] = await db
-        .insert(users)
-        .values({ name, email, passwordHash })
-        .onConflictDoNothing({ target: users.email })
-        .returning();
-      if (!created) throw new AppError(409, 'An account with this email already exists', 'EMAIL_TAKEN');
-      return toUserInfo(created);
+      const created = await db.transaction(async (tx) => {
+        // The unique index decides, not a prior lookup: two simultaneous sign-ups cannot both win.
+        const [row] = await tx
+          .insert(users)
+          .values({ name, email, passwordHash })
+          .onConflictDoNothing({ target: users.email })
+          .returning();
+        if (!row) throw new AppError(409, 'An account with this email already exists', 'EMAIL_TAKEN');
+        // Issue 36: the account works at once; its address is confirmed by the link.
+        await issueVerification(tx, row, row.email, base, clock());
+        return row;
+      });
+      mailer.kick();
+      return toUserInfo(created, { client });
     },
 
-    async login({ email, password }) {
+    async login({ email, password }, client) {
       const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
       const ok = await verifyPassword(user?.passwordHash, password);
       if (!user || !ok) throw new AppError(401, 'Invalid email or password', 'INVALID_CREDENTIALS');
-      return toUserInfo(user);
+      return toUserInfo(user, { client });
     },
 
     async adminList({ q, ...query }) {
@@ -262,6 +292,8 @@ export function createUsersService({
             if (taken) throw emailTaken();
           }
           const endsSessions = body.email !== user.email || body.isAdmin !== user.isAdmin;
+          // Issue 36: the account's session list shows them ended too.
+          if (endsSessions) await sessions.endOthers(tx, id);
           const [updated] = await tx
             .update(users)
             .set({
@@ -270,12 +302,17 @@ export function createUsersService({
               isAdmin: body.isAdmin,
               updatedAt: new Date(),
               ...(endsSessions ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+              // Issue 36: an address staff set counts as verified, as one they add (docs/verified-email.md).
+              ...(body.email !== user.email ? { emailVerifiedAt: new Date() } : {}),
             })
             .where(eq(users.id, id))
             .returning();
           if (!updated) throw userNotFound();
           // A reset link mailed to the old address must not outlive the change.
-          if (body.email !== user.email) await dropResetTokens(tx, id);
+          if (body.email !== user.email) {
+            await dropResetTokens(tx, id);
+            await dropVerifications(tx, id);
+          }
           await recordAudit(tx, {
             actor: actor.id,
             action: 'user.update',
@@ -324,7 +361,8 @@ export function createUsersService({
       return db.transaction(async (tx) => {
         const [created] = await tx
           .insert(users)
-          .values({ name, email, passwordHash })
+          // Issue 36: staff entered the address (as ADMIN_EMAIL): it counts as verified.
+          .values({ name, email, passwordHash, emailVerifiedAt: new Date() })
           .onConflictDoNothing({ target: users.email })
           .returning();
         if (!created) throw emailTaken();
@@ -372,13 +410,13 @@ export function createUsersService({
       mailer.kick();
     },
 
-    async resetPassword({ token, password }, base) {
+    async resetPassword({ token, password }, base, client) {
       const tokenHash = hashResetToken(token);
       // A used, expired or unknown token is refused before the password is hashed: a flood of
       // made-up tokens costs one index read each, no CPU.
       if (!(await isLiveResetToken(db, tokenHash, clock()))) throw resetTokenInvalid();
       const passwordHash = await hashPassword(password);
-      const updated = await db.transaction(async (tx) => {
+      const info = await db.transaction(async (tx) => {
         const now = clock();
         const claimed = await claimResetToken(tx, tokenHash, now);
         if (!claimed) throw resetTokenInvalid();
@@ -391,19 +429,22 @@ export function createUsersService({
         // Any other link still out there (asked for at the same moment) dies with this one.
         await dropResetTokens(tx, row.id, claimed.id);
         await enqueueMail(tx, passwordChangedMail(row, base));
-        return row;
+        // Every session ends with the token version (issue 36); the one signing in starts with this commit.
+        await sessions.endOthers(tx, row.id);
+        return toUserInfo(row, { tx, client });
       });
       mailer.kick();
-      return toUserInfo(updated);
+      return info;
     },
 
     async profile(actor) {
       const [user] = await db.select().from(users).where(eq(users.id, actor.id));
       if (!user) throw notAuthorized('ACCOUNT_DELETED');
-      return toPublicUser(user);
+      const pendingEmail = await pendingEmailOf(db, user, clock());
+      return { ...toPublicUser(user), ...(pendingEmail ? { pendingEmail } : {}) };
     },
 
-    async updateProfile(actor, body, { base, guardPassword }) {
+    async updateProfile(actor, body, { base, guardPassword, client }) {
       const [user] = await db.select().from(users).where(eq(users.id, actor.id));
       if (!user) throw notAuthorized('ACCOUNT_DELETED');
       const newEmail = body.email !== undefined && body.email !== user.email ? body.email : undefined;
@@ -435,7 +476,7 @@ export function createUsersService({
             .update(users)
             .set({
               ...(body.name !== undefined ? { name: body.name } : {}),
-              ...(newEmail !== undefined ? { email: newEmail } : {}),
+              // Issue 36: a new e-mail replaces the old one only once its link is opened (users.verify.ts).
               ...(passwordHash !== undefined ? { passwordHash } : {}),
               updatedAt: clock(),
               ...(endsSessions ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
@@ -444,12 +485,16 @@ export function createUsersService({
             .returning();
           if (!row) throw notAuthorized('ACCOUNT_DELETED');
           if (endsSessions) await dropResetTokens(tx, row.id);
+          // The caller's session goes on with the fresh token; the list shows the others ended (issue 36).
+          if (endsSessions) await sessions.endOthers(tx, row.id, actor.sessionId);
           if (newEmail !== undefined) {
-            const change = { from: locked.email, to: newEmail, passwordChanged: passwordHash !== undefined };
-            for (const mail of emailChangedMails(row, change, base)) await enqueueMail(tx, mail);
-          } else if (passwordHash !== undefined) {
-            await enqueueMail(tx, passwordChangedMail(row, base));
+            await issueVerification(tx, row, newEmail, base, clock());
+            // The current address hears of it, unless it was never confirmed (issue 36).
+            if (row.emailVerifiedAt !== null) {
+              await enqueueMail(tx, emailChangeRequestedMail(row, newEmail, base));
+            }
           }
+          if (passwordHash !== undefined) await enqueueMail(tx, passwordChangedMail(row, base));
           return row;
         });
       } catch (error) {
@@ -458,7 +503,10 @@ export function createUsersService({
         throw error;
       }
       if (endsSessions) mailer.kick();
-      return toUserInfo(updated);
+      const info = await toUserInfo(updated, { client, resume: actor.sessionId });
+      const pendingEmail = await pendingEmailOf(db, updated, clock());
+      if (!pendingEmail) return info;
+      return { ...info, pendingEmail, ...(newEmail ? { message: changeRequestedMessage(newEmail) } : {}) };
     },
   };
 }

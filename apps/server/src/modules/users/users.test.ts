@@ -25,7 +25,15 @@ describe('accounts', () => {
       });
       expect(res.statusCode).toBe(201);
       const body = res.json();
-      expect(Object.keys(body).sort()).toEqual(['_id', 'createdAt', 'email', 'isAdmin', 'name', 'token']);
+      expect(Object.keys(body).sort()).toEqual([
+        '_id',
+        'createdAt',
+        'email',
+        'emailVerified',
+        'isAdmin',
+        'name',
+        'token',
+      ]);
       expect(body).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', isAdmin: false });
       expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
 

@@ -134,18 +134,21 @@ export async function webRoutes(
    * token: no proxy or browser cache may store the answer under it. Referrer-Policy: no-referrer (the
    * page policy, on every page) keeps the path out of requests the page makes.
    */
-  app.get(
-    '/reset-password/*',
-    {
-      config: { access: 'public' },
-      // After the static plugin's own cache header (set as the file is sent), so this one wins.
-      onSend: (_request, reply, payload, done) => {
-        reply.header('cache-control', NO_STORE);
-        done(null, payload);
+  // Issue 36: an e-mail verification link carries its token in the path the same way.
+  for (const linkPath of ['/reset-password/*', '/verify-email/*']) {
+    app.get(
+      linkPath,
+      {
+        config: { access: 'public' },
+        // After the static plugin's own cache header (set as the file is sent), so this one wins.
+        onSend: (_request, reply, payload, done) => {
+          reply.header('cache-control', NO_STORE);
+          done(null, payload);
+        },
       },
-    },
-    async (_request, reply) => ((await currentWebApp()) ? shell(reply) : notBuilt(reply)),
-  );
+      async (_request, reply) => ((await currentWebApp()) ? shell(reply) : notBuilt(reply)),
+    );
+  }
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url.split('?', 1)[0] ?? '/';

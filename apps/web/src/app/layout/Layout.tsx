@@ -8,6 +8,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { LazyCartPanel, loadCartPanel } from './lazyCartPanel';
+import { VerifyBannerSlot } from './VerifyBannerSlot';
 
 /**
  * Every navigation starts at the top of the new page. The page the app starts on is not one: a shopper
@@ -40,6 +41,7 @@ export function Layout() {
         Skip to content
       </a>
       <Header />
+      <VerifyBannerSlot />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <ErrorBoundary key={pathname}>
           <Suspense fallback={<Spinner label="Loading page" />}>

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { UpdateProfileBody, type PublicUser } from '@pixel-vault/shared';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { useUpdateProfileMutation } from './api';
+import { EmailStatus } from './EmailStatus';
 import { FormField } from './FormField';
 import { FormStatus } from './FormStatus';
 import { readableError } from '../../app/readableError';
@@ -13,7 +14,8 @@ export const PROFILE_SAVED = 'Your details have been saved.';
  * field appears once the e-mail differs from the saved one.
  */
 export function ProfileForm({ profile }: { profile: PublicUser }) {
-  const [updateProfile, { isLoading, isSuccess, error, reset }] = useUpdateProfileMutation();
+  const [updateProfile, { data: savedAnswer, isLoading, isSuccess, error, reset }] =
+    useUpdateProfileMutation();
   const [name, setName] = useState(profile.name);
   const [email, setEmail] = useState(profile.email);
   const [currentPassword, setCurrentPassword] = useState('');
@@ -75,6 +77,7 @@ export function ProfileForm({ profile }: { profile: PublicUser }) {
         value={email}
         onChange={(e) => setEmail(e.target.value)}
       />
+      <EmailStatus profile={profile} />
       {emailChanged && (
         <FormField
           label="Current Password"
@@ -90,7 +93,11 @@ export function ProfileForm({ profile }: { profile: PublicUser }) {
       <button type="submit" disabled={isLoading} className="btn btn-primary self-start">
         Save Changes
       </button>
-      <FormStatus message={isLoading ? 'Saving your details…' : isSuccess ? PROFILE_SAVED : null} />
+      <FormStatus
+        message={
+          isLoading ? 'Saving your details…' : isSuccess ? (savedAnswer?.message ?? PROFILE_SAVED) : null
+        }
+      />
       {shownError && <ErrorLine message={shownError} />}
     </form>
   );

@@ -1,6 +1,7 @@
 import type {
   ForgotPasswordBody,
   LoginBody,
+  ProfileUpdateAnswer,
   PublicUser,
   RegisterBody,
   ResetPasswordBody,
@@ -11,7 +12,7 @@ import { api } from '../../app/api';
 import { loggedIn, setCredentials } from './authSlice';
 
 /** The public part of a user info: what GET /api/users/profile answers. */
-function publicPart({ token: _token, ...user }: UserInfo): PublicUser {
+function publicPart({ token: _token, message: _message, ...user }: ProfileUpdateAnswer): PublicUser {
   return user;
 }
 
@@ -56,12 +57,14 @@ export const accountApi = api.injectEndpoints({
      * A changed password or e-mail ends the user's other sessions and answers a fresh token for this
      * one: the whole answer replaces userInfo (token included), so the header shows the new name at once.
      */
-    updateProfile: build.mutation<UserInfo, UpdateProfileBody>({
+    /** Issue 36: a new e-mail waits for its link (`pendingEmail`), and `message` says so. */
+    updateProfile: build.mutation<ProfileUpdateAnswer, UpdateProfileBody>({
       query: (body) => ({ url: '/api/users/profile', method: 'PUT', body }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
         if (!data) return;
-        dispatch(setCredentials(data));
+        const { message: _message, ...userInfo } = data;
+        dispatch(setCredentials(userInfo));
         dispatch(accountApi.util.upsertQueryData('getProfile', undefined, publicPart(data)));
       },
     }),

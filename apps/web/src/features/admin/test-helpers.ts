@@ -52,6 +52,7 @@ export function makePublicUser(overrides: Partial<PublicUser> = {}): PublicUser 
     email: `player${seq}@example.com`,
     isAdmin: false,
     createdAt: '2024-01-05T10:00:00.000Z',
+    emailVerified: true,
     ...overrides,
   };
 }
