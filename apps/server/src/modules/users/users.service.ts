@@ -1,6 +1,5 @@
-import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import {
-  ADMIN_USERS_DEFAULT_LIMIT,
   type AdminAddUserBody,
   type AdminUpdateUserBody,
   type AdminUsersQuery,
@@ -13,19 +12,16 @@ import {
   type ResetPasswordBody,
   type UpdateProfileBody,
   type UserInfo,
-  requestedPage,
 } from '@pixel-vault/shared';
 import type { Database, Transaction } from '../../db/client.js';
 import { type UserRow, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
-import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
-import { pageTotals, windowTotal } from '../../lib/paging.js';
+import { AppError, isUniqueViolation } from '../../lib/errors.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { SessionClient, SessionIssuer, SessionStart } from '../sessions/sessions.service.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { enqueueMail, enqueueMailToUser } from '../mail/mail.service.js';
 import type { Mailer } from '../mail/mail.worker.js';
-import { escapeLike } from '../products/products.service.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { type ResetRequester, passwordChangedMail, resetLinkMail } from './users.mail.js';
 import {
@@ -38,20 +34,14 @@ import {
   newResetToken,
   replaceResetToken,
 } from './users.reset.js';
-import {
-  changeRequestedMessage,
-  dropVerifications,
-  issueVerification,
-  pendingEmailOf,
-} from './users.verify.js';
+import { changeRequestedMessage, issueVerification, pendingEmailOf } from './users.verify.js';
 import { emailChangeRequestedMail } from './users.verify.mail.js';
+import { type UsersPage, createUsersAdmin } from './users.admin.js';
+import { emailTaken, toPublicUser, userNotFound } from './users.answers.js';
 
-export interface UsersPage {
-  users: PublicUser[];
-  page: number;
-  totalPage: number;
-  total: number;
-}
+export { toPublicUser, userNotFound };
+
+export type { UsersPage } from './users.admin.js';
 
 export interface UsersService {
   /** Issue 36: also mails a verification link to `base`'s page, in the same transaction. */
@@ -121,43 +111,12 @@ export interface UsersServiceOptions {
   onAccountDeleting?: (tx: Transaction, userId: string, now: Date) => Promise<void>;
 }
 
-export const userNotFound = () => notFound('User not found');
-const emailTaken = () => new AppError(409, 'An account with this email already exists', 'EMAIL_TAKEN');
 const resetTokenInvalid = () => new AppError(400, RESET_TOKEN_INVALID_MESSAGE, 'RESET_TOKEN_INVALID');
 const wrongCurrentPassword = () =>
   new AppError(400, 'Current password is incorrect', 'WRONG_CURRENT_PASSWORD');
 
 /** The page a reset link opens, under the shop's base (PUBLIC_URL or the request's own origin). */
 export const resetLink = (base: string, token: string) => `${base}/reset-password/${token}`;
-
-export function toPublicUser(user: UserRow): PublicUser {
-  return {
-    _id: user.id,
-    name: user.name,
-    email: user.email,
-    isAdmin: user.isAdmin,
-    createdAt: user.createdAt.toISOString(),
-    emailVerified: user.emailVerifiedAt !== null,
-  };
-}
-
-/** What the audit log keeps of a user: never the hash or the token version. */
-const auditView = (u: UserRow) => ({ name: u.name, email: u.email, isAdmin: u.isAdmin });
-
-/**
- * Locks every admin row (in id order, so two callers cannot deadlock) for the rest of the
- * transaction: two concurrent demotions then see each other's result, and the last admin stays.
- * Answers the ids of the admins as they are now.
- */
-async function lockAdmins(tx: Transaction): Promise<Set<string>> {
-  const rows = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.isAdmin, true))
-    .orderBy(asc(users.id))
-    .for('update');
-  return new Set(rows.map((r) => r.id));
-}
 
 export function createUsersService({
   db,
@@ -181,6 +140,13 @@ export function createUsersService({
       emailVerified: user.emailVerifiedAt !== null,
     };
   }
+
+  const admin = createUsersAdmin({
+    db,
+    sessions,
+    clock,
+    ...(onAccountDeleting ? { onAccountDeleting } : {}),
+  });
 
   /**
    * Makes `user`'s one live reset link (older ones die) and queues its mail, in the caller's
@@ -233,150 +199,7 @@ export function createUsersService({
       return toUserInfo(user, { client });
     },
 
-    async adminList({ q, ...query }) {
-      const where = q
-        ? or(ilike(users.name, `%${escapeLike(q)}%`), ilike(users.email, `%${escapeLike(q)}%`))
-        : undefined;
-      const order = [asc(users.name), asc(users.id)];
-      const paging = requestedPage(query, ADMIN_USERS_DEFAULT_LIMIT);
-      if (!paging) {
-        const all = await db
-          .select()
-          .from(users)
-          .where(where)
-          .orderBy(...order);
-        return all.map(toPublicUser);
-      }
-      const { page, limit } = paging;
-      const rows = await db
-        .select({ user: users, total: windowTotal() })
-        .from(users)
-        .where(where)
-        .orderBy(...order)
-        .limit(limit)
-        .offset((page - 1) * limit);
-      const { total, totalPage } = await pageTotals(db, rows, { from: users, where }, limit);
-      return {
-        users: rows.map((r) => toPublicUser(r.user)),
-        page,
-        totalPage,
-        total,
-      };
-    },
-
-    async adminGet(id) {
-      const [user] = await db.select().from(users).where(eq(users.id, id));
-      if (!user) throw userNotFound();
-      return toPublicUser(user);
-    },
-
-    async adminUpdate(actor, id, body) {
-      try {
-        return await db.transaction(async (tx) => {
-          const admins = await lockAdmins(tx);
-          // The caller may have been demoted or deleted while this request waited for the lock.
-          if (!admins.has(actor.id)) throw new AppError(403, 'Admin access only', 'ADMIN_ONLY');
-          const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
-          if (!user) throw userNotFound();
-          if (user.isAdmin && !body.isAdmin) {
-            if (user.id === actor.id) {
-              throw new AppError(409, 'You cannot remove your own admin rights', 'SELF_DEMOTION');
-            }
-            if (admins.size <= 1) throw new AppError(409, 'The last admin cannot be demoted', 'LAST_ADMIN');
-          }
-          if (body.email !== user.email) {
-            const [taken] = await tx
-              .select({ id: users.id })
-              .from(users)
-              .where(and(eq(users.email, body.email), ne(users.id, id)));
-            if (taken) throw emailTaken();
-          }
-          const endsSessions = body.email !== user.email || body.isAdmin !== user.isAdmin;
-          // Issue 36: the account's session list shows them ended too.
-          if (endsSessions) await sessions.endOthers(tx, id);
-          const [updated] = await tx
-            .update(users)
-            .set({
-              name: body.name,
-              email: body.email,
-              isAdmin: body.isAdmin,
-              updatedAt: new Date(),
-              ...(endsSessions ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
-              // Issue 36: an address staff set counts as verified, as one they add (docs/verified-email.md).
-              ...(body.email !== user.email ? { emailVerifiedAt: new Date() } : {}),
-            })
-            .where(eq(users.id, id))
-            .returning();
-          if (!updated) throw userNotFound();
-          // A reset link mailed to the old address must not outlive the change.
-          if (body.email !== user.email) {
-            await dropResetTokens(tx, id);
-            await dropVerifications(tx, id);
-          }
-          await recordAudit(tx, {
-            actor: actor.id,
-            action: 'user.update',
-            targetType: 'user',
-            targetId: id,
-            before: auditView(user),
-            after: auditView(updated),
-          });
-          return toPublicUser(updated);
-        });
-      } catch (error) {
-        // Two admins giving two accounts the same e-mail at once: the unique index decides.
-        if (isUniqueViolation(error)) throw emailTaken();
-        throw error;
-      }
-    },
-
-    async adminDelete(actor, id) {
-      if (id === actor.id) {
-        throw new AppError(409, 'You cannot delete your own account', 'SELF_DELETION');
-      }
-      await db.transaction(async (tx) => {
-        const admins = await lockAdmins(tx);
-        if (!admins.has(actor.id)) throw new AppError(403, 'Admin access only', 'ADMIN_ONLY');
-        const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
-        if (!user) throw userNotFound();
-        if (user.isAdmin && admins.size <= 1) {
-          throw new AppError(409, 'The last admin cannot be deleted', 'LAST_ADMIN');
-        }
-        if (onAccountDeleting) await onAccountDeleting(tx, id, clock());
-        // Orders keep the customer's name and e-mail snapshot; user_id goes NULL (FK on delete set null).
-        await tx.delete(users).where(eq(users.id, id));
-        await recordAudit(tx, {
-          actor: actor.id,
-          action: 'user.delete',
-          targetType: 'user',
-          targetId: id,
-          before: auditView(user),
-          after: null,
-        });
-      });
-    },
-
-    async adminAdd(actor, { name, email, password }) {
-      const passwordHash = await hashPassword(password);
-      return db.transaction(async (tx) => {
-        const [created] = await tx
-          .insert(users)
-          // Issue 36: staff entered the address (as ADMIN_EMAIL): it counts as verified.
-          .values({ name, email, passwordHash, emailVerifiedAt: new Date() })
-          .onConflictDoNothing({ target: users.email })
-          .returning();
-        if (!created) throw emailTaken();
-        await recordAudit(tx, {
-          actor: actor.id,
-          action: 'user.create',
-          targetType: 'user',
-          targetId: created.id,
-          before: null,
-          after: auditView(created),
-        });
-        return toPublicUser(created);
-      });
-    },
+    ...admin,
 
     async adminSendPasswordReset(actor, id, base) {
       await db.transaction(async (tx) => {
