@@ -26,3 +26,4 @@ export * from './schemas/alerts.js';
 export * from './schemas/tradeins.js';
 export * from './schemas/sessions.js';
 export * from './schemas/verify.js';
+export * from './schemas/twofactor.js';
