@@ -35,6 +35,7 @@ const EXPECTED_ADMIN_ROUTES = [
   'DELETE /api/users/admin/user/:id',
   'POST /api/users/admin/add',
   'POST /api/users/admin/user/:id/password-reset',
+  'POST /api/users/admin/user/:id/2fa/reset',
   'GET /api/orders/admin/vieworders',
   'PUT /api/orders/:id/delivery',
   'GET /api/giftcards/admin/getall',

@@ -59,6 +59,7 @@ import {
   createProductsService,
 } from './modules/products/products.service.js';
 import { createTradeInsModule } from './modules/tradeins/tradeins.module.js';
+import { createTwoFactorModule } from './modules/twofactor/twofactor.module.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createEmailVerification } from './modules/users/users.verify.js';
 import { verifyRoutes } from './modules/users/users.verify.routes.js';
@@ -324,6 +325,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Issue 36: every token belongs to a session the account's owner can see and end.
   const sessions = createSessionsModule({ db, clock: deps.clock });
+  // Issue 36: two-factor sign-in; login asks it for a challenge (docs/two-factor.md).
+  const twoFactor = createTwoFactorModule({
+    db,
+    jwtSecret: config.jwtSecret,
+    mailer: deps.mailer,
+    requireAdminTwoFactor: config.requireAdminTwoFactor,
+    clock: deps.clock,
+  });
   app.addHook('onClose', async () => auth.settle());
   const publicUrl = publicUrls(config.publicUrl);
   // Every instance on the database hears of the others' catalogue changes (issue 13).
@@ -405,6 +414,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       resetTokenMinutes: config.resetTokenMinutes,
       ...(deps.clock ? { clock: deps.clock } : {}),
       onAccountDeleting: tradeIns.onAccountDeleting,
+      secondFactor: twoFactor.service,
     }),
     products,
     contact: createContactService({ db, mailer: deps.mailer, contactTo: config.contactTo }),
@@ -457,7 +467,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // still carries the grant its page needs to read the message.
   if (config.corsOrigins.length > 0) await app.register(fastifyCors, corsOptions(config.corsOrigins));
 
-  installAccessControl(app, auth.authenticate);
+  installAccessControl(app, auth.authenticate, { requireAdminTwoFactor: config.requireAdminTwoFactor });
 
   await app.register(fastifyCompress, { threshold: 1024 });
 
@@ -475,6 +485,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     config,
   });
   await sessions.register(app);
+  await twoFactor.register(app, { users: services.users, limits, limiter, config });
   await app.register(productsRoutes, { products: services.products, uploadMaxMb: config.uploadMaxMb });
   await app.register(reviewsRoutes, { reviews: services.reviews });
   await app.register(contactRoutes, { contact: services.contact, limits, limiter });

@@ -30,6 +30,8 @@ export interface Config {
   /** REDIS_URL: the rate limits are counted there instead of in the database (issue 13). */
   redisUrl: string | undefined;
   jwtSecret: string;
+  /** REQUIRE_ADMIN_2FA (issue 36, default false): admin routes refuse an admin without two-factor sign-in. */
+  requireAdminTwoFactor: boolean;
   adminEmail: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -189,6 +191,11 @@ const EnvSchema = z.object({
       .string()
       .trim()
       .refine((v) => /^rediss?:\/\/./.test(v), { message: 'must be a redis:// or rediss:// URL' }),
+  ),
+  REQUIRE_ADMIN_2FA: optional(
+    z
+      .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+      .transform((v) => v === 'true' || v === '1'),
   ),
   JWT_SECRET: optional(z.string().min(32, { message: 'must be at least 32 characters' })),
   ADMIN_EMAIL: optional(email),
@@ -526,6 +533,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET ?? readOrCreateJwtSecret(dataDir),
+    requireAdminTwoFactor: e.REQUIRE_ADMIN_2FA ?? false,
     adminEmail,
     adminPassword: e.ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,

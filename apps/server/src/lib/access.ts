@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestHookHandler } from 'fastify';
-import { NOT_AUTHORIZED, type SessionEndCode } from '@pixel-vault/shared';
+import { ADMIN_TWO_FACTOR_REQUIRED_MESSAGE, NOT_AUTHORIZED, type SessionEndCode } from '@pixel-vault/shared';
 import { AppError } from './errors.js';
 
 /**
@@ -22,6 +22,8 @@ export interface AuthUser {
    * existed, which is accepted until it expires.
    */
   sessionId?: string;
+  /** Issue 36: two-factor sign-in is on (read in authenticate's one query), for REQUIRE_ADMIN_2FA. */
+  twoFactorEnabled?: boolean;
 }
 
 declare module 'fastify' {
@@ -57,6 +59,13 @@ export type Authenticate = (token: string) => Promise<AuthUser>;
 export const notAuthorized = (code: SessionEndCode | 'NOT_AUTHORIZED' = 'NOT_AUTHORIZED') =>
   new AppError(401, NOT_AUTHORIZED, code);
 export const adminOnly = () => new AppError(403, 'Admin access only', 'ADMIN_ONLY');
+export const adminTwoFactorRequired = () =>
+  new AppError(403, ADMIN_TWO_FACTOR_REQUIRED_MESSAGE, 'TWO_FACTOR_REQUIRED');
+
+export interface AccessControlOptions {
+  /** REQUIRE_ADMIN_2FA (issue 36): an admin without two-factor sign-in is refused every admin route. */
+  requireAdminTwoFactor?: boolean;
+}
 
 /** For handlers of 'user' and 'admin' routes: the caller, typed as present. */
 export function requireUser(request: FastifyRequest): AuthUser {
@@ -76,7 +85,11 @@ function bearerToken(header: string | undefined): string | null {
  * The hook is the route's own, added only to 'user' and 'admin' routes and run before any other hook
  * of the route: public routes (the hot catalogue) run no access code at all per request (issue 10).
  */
-export function installAccessControl(app: FastifyInstance, authenticate: Authenticate): void {
+export function installAccessControl(
+  app: FastifyInstance,
+  authenticate: Authenticate,
+  { requireAdminTwoFactor = false }: AccessControlOptions = {},
+): void {
   const table: RouteAccess[] = [];
   app.decorate('accessTable', table);
   app.decorateRequest('user', null);
@@ -94,6 +107,10 @@ export function installAccessControl(app: FastifyInstance, authenticate: Authent
       if (!token) return done(notAuthorized());
       authenticate(token).then((user) => {
         if (access === 'admin' && !user.isAdmin) return done(adminOnly());
+        // They may still log in and reach My Account (a 'user' route) to turn it on.
+        if (access === 'admin' && requireAdminTwoFactor && user.twoFactorEnabled !== true) {
+          return done(adminTwoFactorRequired());
+        }
         request.user = user;
         done();
       }, done);

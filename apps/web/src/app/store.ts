@@ -126,7 +126,8 @@ function queueNotification(notify: () => void) {
   const once = () => {
     if (called) return;
     called = true;
-    window.cancelAnimationFrame(frame);
+    // The 100 ms timer may fire after a test's window is gone (jsdom torn down): nothing to cancel then.
+    if (typeof window !== 'undefined') window.cancelAnimationFrame(frame);
     clearTimeout(timer);
     notify();
   };

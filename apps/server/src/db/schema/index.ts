@@ -13,3 +13,4 @@ export * from './wishlist.js';
 export * from './alerts.js';
 export * from './tradeins.js';
 export * from './sessions.js';
+export * from './twofactor.js';

@@ -1,7 +1,7 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import type { Database } from '../../db/client.js';
-import { userSessions, users } from '../../db/schema/index.js';
+import { userSessions, userTwoFactor, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 
 /** How long a token lives (7 days); sessions unused for longer are dead and get deleted. */
@@ -111,12 +111,15 @@ export function createAuthService({
           sessionId: userSessions.id,
           revokedAt: userSessions.revokedAt,
           lastUsedAt: userSessions.lastUsedAt,
+          // Issue 36: REQUIRE_ADMIN_2FA reads this; joined by primary key, still one query.
+          twoFactorSince: userTwoFactor.enabledAt,
         })
         .from(users)
         .leftJoin(
           userSessions,
           sid === undefined ? sql`false` : and(eq(userSessions.id, sid), eq(userSessions.userId, users.id)),
         )
+        .leftJoin(userTwoFactor, eq(userTwoFactor.userId, users.id))
         .where(eq(users.id, sub))
         .limit(1);
       // The app tells the person why (issue 30): an admin deleted the account, or the session was
@@ -124,13 +127,22 @@ export function createAuthService({
       // another device: issue 36).
       if (!row) throw notAuthorized('ACCOUNT_DELETED');
       if (row.tokenVersion !== ver) throw notAuthorized('SESSION_ENDED');
-      if (sid === undefined) return { id: row.id, isAdmin: row.isAdmin, tokenVersion: row.tokenVersion };
+      // Present only when on: the caller as every other route sees it is unchanged.
+      const twoFactor = row.twoFactorSince !== null ? { twoFactorEnabled: true } : {};
+      if (sid === undefined)
+        return { id: row.id, isAdmin: row.isAdmin, tokenVersion: row.tokenVersion, ...twoFactor };
       if (row.sessionId === null || row.revokedAt !== null) throw notAuthorized('SESSION_ENDED');
       const now = clock();
       if (row.lastUsedAt !== null && now.getTime() - row.lastUsedAt.getTime() >= SESSION_TOUCH_INTERVAL_MS) {
         touch(row.sessionId, now);
       }
-      return { id: row.id, isAdmin: row.isAdmin, tokenVersion: row.tokenVersion, sessionId: row.sessionId };
+      return {
+        id: row.id,
+        isAdmin: row.isAdmin,
+        tokenVersion: row.tokenVersion,
+        sessionId: row.sessionId,
+        ...twoFactor,
+      };
     },
 
     async settle() {

@@ -12,6 +12,7 @@ import {
   PublicUser,
   RegisterBody,
   ResetPasswordBody,
+  TwoFactorChallenge,
   UpdateProfileBody,
   UserInfo,
   listOrPage,
@@ -67,7 +68,8 @@ export async function usersRoutes(app: App, { users, limits, limiter, config }: 
   app.post(
     '/api/users/login',
     {
-      schema: { body: LoginBody, response: { 200: UserInfo } },
+      // Issue 36: an account with two-factor sign-in gets a challenge, no token (modules/twofactor).
+      schema: { body: LoginBody, response: { 200: UserInfo.or(TwoFactorChallenge) } },
       config: { access: 'public' },
     },
     // Failed logins are counted per address (any e-mail: one password sprayed over many accounts)
@@ -111,7 +113,8 @@ export async function usersRoutes(app: App, { users, limits, limiter, config }: 
   app.post(
     '/api/users/password/reset',
     {
-      schema: { body: ResetPasswordBody, response: { 200: UserInfo } },
+      // Issue 36: a challenge, as login answers, for an account with two-factor sign-in.
+      schema: { body: ResetPasswordBody, response: { 200: UserInfo.or(TwoFactorChallenge) } },
       config: { access: 'public' },
     },
     // A 256-bit token cannot be guessed, but every try may cost a hash: failed tries are counted per

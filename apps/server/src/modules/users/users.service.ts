@@ -10,6 +10,7 @@ import {
   RESET_TOKEN_MINUTES_DEFAULT,
   type RegisterBody,
   type ResetPasswordBody,
+  type TwoFactorChallenge,
   type UpdateProfileBody,
   type UserInfo,
 } from '@pixel-vault/shared';
@@ -47,7 +48,9 @@ export interface UsersService {
   /** Issue 36: also mails a verification link to `base`'s page, in the same transaction. */
   register(input: RegisterBody, base: string, client?: SessionClient): Promise<UserInfo>;
   /** `client`: the browser and address that signs in, for the token's session (issue 36). */
-  login(input: LoginBody, client?: SessionClient): Promise<UserInfo>;
+  login(input: LoginBody, client?: SessionClient): Promise<UserInfo | TwoFactorChallenge>;
+  /** Login's answer for an account whose second factor checked out (modules/twofactor). */
+  signIn(user: UserRow, client?: SessionClient): Promise<UserInfo>;
   /** Every matching user, by name (no page asked for, spec section 7), or the page asked for. */
   adminList(query: AdminUsersQuery): Promise<PublicUser[] | UsersPage>;
   adminGet(id: string): Promise<PublicUser>;
@@ -63,8 +66,15 @@ export interface UsersService {
    * the same (nothing) when it has not, so the caller cannot tell which (issue 11).
    */
   forgotPassword(email: string, base: string): Promise<void>;
-  /** Sets the password with a live token, ends every session, answers a fresh one like login. */
-  resetPassword(input: ResetPasswordBody, base: string, client?: SessionClient): Promise<UserInfo>;
+  /**
+   * Sets the password with a live token, ends every session, answers a fresh one like login (a
+   * challenge, as login, for an account with two-factor sign-in: the mailbox alone does not sign in).
+   */
+  resetPassword(
+    input: ResetPasswordBody,
+    base: string,
+    client?: SessionClient,
+  ): Promise<UserInfo | TwoFactorChallenge>;
   /** The caller's own account. */
   profile(actor: AuthUser): Promise<PublicUser>;
   /**
@@ -109,6 +119,13 @@ export interface UsersServiceOptions {
    * refuses the deletion.
    */
   onAccountDeleting?: (tx: Transaction, userId: string, now: Date) => Promise<void>;
+  /**
+   * Issue 36: asked at login once the password checked out: a challenge for an account with 2FA on
+   * (no token, no session), null to sign in (modules/twofactor).
+   */
+  secondFactor?: {
+    challengeFor(user: UserRow, tx?: Transaction): Promise<TwoFactorChallenge | null>;
+  };
 }
 
 const resetTokenInvalid = () => new AppError(400, RESET_TOKEN_INVALID_MESSAGE, 'RESET_TOKEN_INVALID');
@@ -126,6 +143,7 @@ export function createUsersService({
   clock = () => new Date(),
   resetTokenMinutes = RESET_TOKEN_MINUTES_DEFAULT,
   onAccountDeleting,
+  secondFactor,
 }: UsersServiceOptions): UsersService {
   /** The spec's user info with a fresh token, of a new session or the one `start.resume` names. */
   async function toUserInfo(user: UserRow, start: SessionStart = {}): Promise<UserInfo> {
@@ -196,8 +214,11 @@ export function createUsersService({
       const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
       const ok = await verifyPassword(user?.passwordHash, password);
       if (!user || !ok) throw new AppError(401, 'Invalid email or password', 'INVALID_CREDENTIALS');
-      return toUserInfo(user, { client });
+      const challenge = await secondFactor?.challengeFor(user);
+      return challenge ?? toUserInfo(user, { client });
     },
+
+    signIn: (user, client) => toUserInfo(user, { client }),
 
     ...admin,
 
@@ -254,7 +275,8 @@ export function createUsersService({
         await enqueueMail(tx, passwordChangedMail(row, base));
         // Every session ends with the token version (issue 36); the one signing in starts with this commit.
         await sessions.endOthers(tx, row.id);
-        return toUserInfo(row, { tx, client });
+        const challenge = await secondFactor?.challengeFor(row, tx);
+        return challenge ?? toUserInfo(row, { tx, client });
       });
       mailer.kick();
       return info;

@@ -6,6 +6,7 @@ import { AuthPanel } from './AuthPanel';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { ProfileForm } from './ProfileForm';
 import { SessionsSection } from './SessionsSection';
+import { TwoFactorSection } from './TwoFactorSection';
 import { readableError } from '../../app/readableError';
 
 /** /account, "My Account" in the account menu (issue 11): the customer's details and password. */
@@ -26,6 +27,8 @@ export default function AccountPage() {
           <ProfileForm key={profile._id} profile={profile} />
           <hr className="border-t-2 border-zinc-700" />
           <ChangePasswordForm key={`${profile._id}-password`} />
+          <hr className="border-t-2 border-zinc-700" />
+          <TwoFactorSection key={`${profile._id}-two-factor`} />
           <hr className="border-t-2 border-zinc-700" />
           <SessionsSection key={`${profile._id}-sessions`} />
         </div>

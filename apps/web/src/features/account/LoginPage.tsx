@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { LoginBody, type SessionEndCode } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
@@ -6,9 +6,10 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { useLoginMutation } from './api';
+import { isTwoFactorChallenge, useLoginMutation } from './api';
 import { AuthPanel, submitButtonClass, textLinkClass } from './AuthPanel';
 import { FormField } from './FormField';
+import { LoginCodeStep } from './LoginCodeStep';
 import { redirectQuery, safeRedirect } from './redirect';
 import { selectSessionEnded, sessionEndShown } from './authSlice';
 
@@ -54,6 +55,16 @@ export default function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
+  // Issue 36: the login of an account with two-factor sign-in answers a challenge for the code step.
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const passwordStep = useRef<HTMLFormElement>(null);
+  const backFromCode = useRef(false);
+  // The keyboard goes to the password once its step is back.
+  useEffect(() => {
+    if (challenge || !backFromCode.current) return;
+    backFromCode.current = false;
+    passwordStep.current?.querySelector<HTMLInputElement>('input[name="password"]')?.focus();
+  }, [challenge]);
   const sessionEnd = useSessionEndNotice();
 
   useDocumentTitle('Login');
@@ -71,7 +82,21 @@ export default function LoginPage() {
     }
     setInvalid(null);
     // The outcome is read from the mutation state; success stores userInfo (see api.ts).
-    login(parsed.data).catch(() => undefined);
+    login(parsed.data)
+      .unwrap()
+      .then((answer) => {
+        if (isTwoFactorChallenge(answer)) setChallenge(answer.challenge);
+      })
+      .catch(() => undefined);
+  }
+
+  /** The challenge expired or took too many codes: the password again, with the server's reason. */
+  function backToPassword(message: string) {
+    setChallenge(null);
+    setPassword('');
+    reset();
+    setInvalid(message);
+    backFromCode.current = true;
   }
 
   const shownError = invalid ?? (error ? errorMessage(error) : null);
@@ -83,36 +108,40 @@ export default function LoginPage() {
           {SESSION_END_NOTICES[sessionEnd]}
         </p>
       )}
-      <form onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={isLoading}>
-        <FormField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <FormField
-          label="Password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <p className="-mt-2 text-right text-sm">
-          <Link to="/forgot-password" className={textLinkClass}>
-            Forgot password?
-          </Link>
-        </p>
-        <button type="submit" disabled={isLoading} className={submitButtonClass}>
-          Login
-        </button>
-        {isLoading && <Spinner label="Signing in" />}
-        {shownError && <ErrorLine message={shownError} />}
-      </form>
+      {challenge ? (
+        <LoginCodeStep challenge={challenge} onChallengeOver={backToPassword} />
+      ) : (
+        <form ref={passwordStep} onSubmit={onSubmit} className="flex flex-col gap-4" aria-busy={isLoading}>
+          <FormField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <FormField
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <p className="-mt-2 text-right text-sm">
+            <Link to="/forgot-password" className={textLinkClass}>
+              Forgot password?
+            </Link>
+          </p>
+          <button type="submit" disabled={isLoading} className={submitButtonClass}>
+            Login
+          </button>
+          {isLoading && <Spinner label="Signing in" />}
+          {shownError && <ErrorLine message={shownError} />}
+        </form>
+      )}
       <p className="mt-6 text-center text-sm text-zinc-300">
         New customer?{' '}
         <Link to={`/register${redirectQuery(redirect)}`} className={textLinkClass}>

@@ -165,3 +165,36 @@ describe('ResetPasswordPage', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });
+
+describe('ResetPasswordPage with two-factor sign-in (issue 36)', () => {
+  it('asks for the code after saving the password, then signs in and goes home', async () => {
+    const user = makeUser({ name: 'Ada' });
+    const fetchMock = vi.fn(async (request: Request) => {
+      const path = new URL(request.url).pathname;
+      const answer =
+        path === '/api/users/password/reset'
+          ? { twoFactorRequired: true, challenge: 'challenge-1' }
+          : path === '/api/users/login/2fa'
+            ? user
+            : { message: 'Nope' };
+      return new Response(JSON.stringify(answer), {
+        status: path === '/api/users/password/reset' || path === '/api/users/login/2fa' ? 200 : 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const { store } = renderReset();
+    await fillAndSubmit('a new long password');
+
+    const field = await screen.findByLabelText('Authentication code');
+    expect(screen.getByText(/Your new password is saved/)).toBeInTheDocument();
+    // The password alone signs nobody in.
+    expect(store.getState().auth.userInfo).toBeNull();
+    await userEvent.setup().type(field, '123456');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Home page')).toBeInTheDocument();
+    expect(store.getState().auth.userInfo).toEqual(user);
+    const paths = fetchMock.mock.calls.map(([request]) => new URL(request.url).pathname);
+    expect(paths).toEqual(['/api/users/password/reset', '/api/users/login/2fa']);
+  });
+});

@@ -5,7 +5,8 @@ import { useAppSelector } from '../../app/hooks';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { useResetPasswordMutation } from './api';
+import { isTwoFactorChallenge, useResetPasswordMutation } from './api';
+import { LoginCodeStep } from './LoginCodeStep';
 import { AuthPanel, submitButtonClass, textLinkClass } from './AuthPanel';
 import { NewPasswordFields, newPasswordProblem } from './NewPasswordFields';
 import { failedStatus, readableError } from '../../app/readableError';
@@ -27,7 +28,9 @@ function AskAgain() {
 export default function ResetPasswordPage() {
   const { token = '' } = useParams();
   const loggedIn = useAppSelector((state) => state.auth.userInfo != null);
-  const [resetPassword, { isLoading, isSuccess, error, reset }] = useResetPasswordMutation();
+  const [resetPassword, { isLoading, isSuccess, error, reset, data }] = useResetPasswordMutation();
+  // Issue 36: the password is saved; an account with two-factor sign-in still needs its code.
+  const [challengeOver, setChallengeOver] = useState<string | null>(null);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -35,6 +38,28 @@ export default function ResetPasswordPage() {
   useDocumentTitle('Reset Password');
 
   if (isSuccess && loggedIn) return <Navigate to="/" replace />;
+
+  if (data && isTwoFactorChallenge(data)) {
+    return (
+      <AuthPanel title="Reset Password">
+        <p className="mb-4 text-sm text-zinc-300">
+          Your new password is saved. Your account uses two-factor sign-in: enter a code to sign in.
+        </p>
+        {challengeOver ? (
+          <>
+            <ErrorLine message={challengeOver} />
+            <p className="mt-4 text-sm">
+              <Link to="/login" className={textLinkClass}>
+                Log in with your new password
+              </Link>
+            </p>
+          </>
+        ) : (
+          <LoginCodeStep challenge={data.challenge} onChallengeOver={setChallengeOver} />
+        )}
+      </AuthPanel>
+    );
+  }
 
   // A link cut short by a mail program cannot work: say so before a password is typed for nothing.
   if (!ResetToken.safeParse(token).success) {

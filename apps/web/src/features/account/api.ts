@@ -5,6 +5,7 @@ import type {
   PublicUser,
   RegisterBody,
   ResetPasswordBody,
+  TwoFactorChallenge,
   UpdateProfileBody,
   UserInfo,
 } from '@pixel-vault/shared';
@@ -16,6 +17,11 @@ function publicPart({ token: _token, message: _message, ...user }: ProfileUpdate
   return user;
 }
 
+/** The login's answer for an account with two-factor sign-in: a challenge, not the user info. */
+export function isTwoFactorChallenge(answer: UserInfo | TwoFactorChallenge): answer is TwoFactorChallenge {
+  return 'twoFactorRequired' in answer && answer.twoFactorRequired === true;
+}
+
 /**
  * Spec section 7: POST /api/users/login and POST /api/users both answer with the user info that the
  * app keeps as userInfo. Registration success also counts as login (spec section 4). Issue 11 adds the
@@ -23,11 +29,12 @@ function publicPart({ token: _token, message: _message, ...user }: ProfileUpdate
  */
 export const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
-    login: build.mutation<UserInfo, LoginBody>({
+    /** Issue 36: an account with two-factor sign-in answers a challenge (no token) for the code step. */
+    login: build.mutation<UserInfo | TwoFactorChallenge, LoginBody>({
       query: (body) => ({ url: '/api/users/login', method: 'POST', body }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(loggedIn(data));
+        if (data && !isTwoFactorChallenge(data)) dispatch(loggedIn(data));
       },
     }),
     register: build.mutation<UserInfo, RegisterBody>({
@@ -41,12 +48,15 @@ export const accountApi = api.injectEndpoints({
     forgotPassword: build.mutation<{ message: string }, ForgotPasswordBody>({
       query: (body) => ({ url: '/api/users/password/forgot', method: 'POST', body }),
     }),
-    /** Sets the new password and logs in: the answer is kept as userInfo, as after login. */
-    resetPassword: build.mutation<UserInfo, ResetPasswordBody>({
+    /**
+     * Sets the new password and logs in: the answer is kept as userInfo, as after login. An account with
+     * two-factor sign-in answers a challenge instead (issue 36): the mailbox alone does not sign in.
+     */
+    resetPassword: build.mutation<UserInfo | TwoFactorChallenge, ResetPasswordBody>({
       query: (body) => ({ url: '/api/users/password/reset', method: 'POST', body }),
       async onQueryStarted(_body, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data) dispatch(loggedIn(data));
+        if (data && !isTwoFactorChallenge(data)) dispatch(loggedIn(data));
       },
     }),
     getProfile: build.query<PublicUser, void>({

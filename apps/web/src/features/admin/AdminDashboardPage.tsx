@@ -12,6 +12,7 @@ import { OverviewSection } from './OverviewSection';
 import { PromotionsSection } from './PromotionsSection';
 import { RemoveProductSection } from './RemoveProductSection';
 import { TradeInsSection } from './TradeInsSection';
+import { TwoFactorRequiredNotice } from './TwoFactorRequiredNotice';
 import { UpdateProductSection } from './UpdateProductSection';
 
 /**
@@ -95,6 +96,7 @@ export default function AdminDashboardPage() {
         aria-label={current.label}
       >
         <h2 className="pixel-heading mb-6 text-base text-cyan-300 sm:text-lg">{current.label}</h2>
+        <TwoFactorRequiredNotice />
         <Section />
       </div>
     </section>
