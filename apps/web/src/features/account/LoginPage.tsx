@@ -10,6 +10,7 @@ import { isTwoFactorChallenge, useLoginMutation } from './api';
 import { AuthPanel, submitButtonClass, textLinkClass } from './AuthPanel';
 import { FormField } from './FormField';
 import { LoginCodeStep } from './LoginCodeStep';
+import { TWO_FACTOR_SECTION_ID, useGetTwoFactorStatusQuery } from './twoFactorApi';
 import { redirectQuery, safeRedirect } from './redirect';
 import { selectSessionEnded, sessionEndShown } from './authSlice';
 
@@ -44,6 +45,16 @@ function useSessionEndNotice(): SessionEndCode | null {
 }
 
 /**
+ * Where an admin goes after logging in: My Account's two-factor section while REQUIRE_ADMIN_2FA asks
+ * them to turn it on (every admin route refuses them until then), else where the login was asked to go.
+ */
+function AdminAfterLogin({ redirect }: { redirect: string }) {
+  const { data, isError } = useGetTwoFactorStatusQuery();
+  if (!data && !isError) return <Spinner label="Signing in" />;
+  return <Navigate to={data?.required ? `/account#${TWO_FACTOR_SECTION_ID}` : redirect} replace />;
+}
+
+/**
  * /login (spec section 2): Email and Password, both required; link to /register; "Forgot password?" to
  * /forgot-password (issue 11).
  */
@@ -69,8 +80,12 @@ export default function LoginPage() {
 
   useDocumentTitle('Login');
 
-  // Someone already logged in is sent home (spec sections 2 and 6); this login goes where it was asked.
-  if (userInfo) return <Navigate to={isSuccess ? redirect : '/'} replace />;
+  // Someone already logged in is sent home (spec sections 2 and 6); this login goes where it was asked,
+  // unless it is an admin who must turn on two-factor sign-in first (REQUIRE_ADMIN_2FA, issue 36).
+  if (userInfo) {
+    if (!isSuccess) return <Navigate to="/" replace />;
+    return userInfo.isAdmin ? <AdminAfterLogin redirect={redirect} /> : <Navigate to={redirect} replace />;
+  }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -18,6 +18,7 @@ import {
   useGetTwoFactorStatusQuery,
   useNewRecoveryCodesMutation,
   useStartTwoFactorSetupMutation,
+  TWO_FACTOR_SECTION_ID,
 } from './twoFactorApi';
 
 /** What the section shows below its status: nothing more, a step, or the codes shown once. */
@@ -45,6 +46,12 @@ export function TwoFactorSection() {
   const [step, setStep] = useState<Step>({ name: 'status' });
   const [status, setStatus] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // Sent here after logging in (an admin who must turn it on): the section in view, the keyboard at it.
+  useEffect(() => {
+    if (window.location.hash !== `#${TWO_FACTOR_SECTION_ID}`) return;
+    headingRef.current?.scrollIntoView?.();
+    headingRef.current?.focus();
+  }, []);
 
   /** Back to the status, the keyboard at the section's heading (the step's controls are gone). */
   function finish(message: string | null) {
@@ -66,7 +73,12 @@ export function TwoFactorSection() {
   }
 
   return (
-    <section aria-labelledby={titleId} aria-busy={isFetching} className="flex flex-col gap-4">
+    <section
+      id={TWO_FACTOR_SECTION_ID}
+      aria-labelledby={titleId}
+      aria-busy={isFetching}
+      className="flex scroll-mt-24 flex-col gap-4"
+    >
       <h2 id={titleId} ref={headingRef} tabIndex={-1} className="text-lg font-semibold text-lime-300">
         Two-factor sign-in
       </h2>

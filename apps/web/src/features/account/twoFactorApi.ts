@@ -57,3 +57,6 @@ export const {
   useNewRecoveryCodesMutation,
   useLoginTwoFactorMutation,
 } = twoFactorApi;
+
+/** My Account's two-factor section: an admin who must turn it on is sent to `/account#two-factor`. */
+export const TWO_FACTOR_SECTION_ID = 'two-factor';

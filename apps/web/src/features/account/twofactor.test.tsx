@@ -97,6 +97,33 @@ describe('login with two-factor sign-in', () => {
     ]);
   });
 
+  it('sends an admin the shop requires it of to My Account’s section, and any other admin on', async () => {
+    for (const required of [true, false]) {
+      const admin = { ...ada, isAdmin: true };
+      serve(({ path }) => {
+        if (path === '/api/users/login') return jsonResponse(admin);
+        if (path === '/api/users/2fa')
+          return jsonResponse({ enabled: false, recoveryCodesLeft: 0, required });
+        return undefined;
+      });
+      const user = userEvent.setup();
+      const view = renderWithProviders(
+        <Routes>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/account" element={<p>Account page</p>} />
+          <Route path="/place-order" element={<p>Checkout page</p>} />
+        </Routes>,
+        { route: '/login?redirect=/place-order' },
+      );
+      await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+      await user.type(screen.getByLabelText('Password'), 'correct horse');
+      await user.click(screen.getByRole('button', { name: 'Login' }));
+      expect(await screen.findByText(required ? 'Account page' : 'Checkout page')).toBeInTheDocument();
+      view.unmount();
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('takes a recovery code instead, with its own label and keyboard', async () => {
     const calls = serve(({ path, body }) => {
       if (path === '/api/users/login') return jsonResponse({ twoFactorRequired: true, challenge: CHALLENGE });

@@ -11,6 +11,7 @@ import {
   useGetAdminUserQuery,
   useGetAdminUsersQuery,
   useSendPasswordResetMutation,
+  useResetTwoFactorMutation,
   useUpdateAdminUserMutation,
 } from './api';
 import { Field } from './fields';
@@ -140,13 +141,30 @@ function SelectedUser({ id, onClose }: { id: string; onClose: () => void }) {
   return <EditUserModal key={user._id} user={user} onClose={onClose} />;
 }
 
+export const confirmTwoFactorReset = (email: string) =>
+  `Turn off two-factor sign-in for ${email}? Do it only for the account's owner (they lost their phone and recovery codes): they can log in with the password alone, and are mailed.`;
+
 /**
- * Issue 11: the user gets a mail with a reset link; the admin never sees or sets the password. The
- * line under the button says what the server answered ('Password reset link sent').
+ * An action on a user that mails them and answers a message (issue 11's reset link, issue 36's
+ * two-factor reset): asked first, and the line under the button says what the server answered.
  */
-function PasswordResetButton({ user }: { user: PublicUser }) {
+function UserActionButton({
+  label,
+  confirmMessage,
+  confirmLabel,
+  busyText,
+  userId,
+  useAction,
+}: {
+  label: string;
+  confirmMessage: string;
+  confirmLabel: string;
+  busyText: string;
+  userId: string;
+  useAction: typeof useSendPasswordResetMutation;
+}) {
   const [confirming, setConfirming] = useState(false);
-  const [sendReset, { data, isLoading, error, reset }] = useSendPasswordResetMutation();
+  const [act, { data, isLoading, error, reset }] = useAction();
   return (
     <>
       <button
@@ -158,21 +176,21 @@ function PasswordResetButton({ user }: { user: PublicUser }) {
           setConfirming(true);
         }}
       >
-        Send password reset
+        {label}
       </button>
       {/* Present from the start, so that the outcome is announced when it arrives. */}
       <p role="status" className={data ? 'text-lime-300' : 'sr-only'}>
-        {isLoading ? 'Sending the link…' : (data?.message ?? '')}
+        {isLoading ? busyText : (data?.message ?? '')}
       </p>
       {error && <ErrorLine message={errorMessage(error)} />}
       {confirming && (
         <ConfirmDialog
-          message={confirmPasswordReset(user.email)}
-          confirmLabel="Send"
+          message={confirmMessage}
+          confirmLabel={confirmLabel}
           busy={isLoading}
           onConfirm={() => {
             setConfirming(false);
-            sendReset(user._id).catch(() => undefined);
+            act(userId).catch(() => undefined);
           }}
           onCancel={() => setConfirming(false)}
         />
@@ -206,7 +224,23 @@ function UserCard({
         </button>
       </div>
       {error && <ErrorLine message={errorMessage(error)} />}
-      <PasswordResetButton user={user} />
+      {/* Issue 11: the user gets a mail with a reset link; the admin never sees or sets the password. */}
+      <UserActionButton
+        label="Send password reset"
+        confirmMessage={confirmPasswordReset(user.email)}
+        confirmLabel="Send"
+        busyText="Sending the link…"
+        userId={user._id}
+        useAction={useSendPasswordResetMutation}
+      />
+      <UserActionButton
+        label="Reset two-factor sign-in"
+        confirmMessage={confirmTwoFactorReset(user.email)}
+        confirmLabel="Reset"
+        busyText="Resetting…"
+        userId={user._id}
+        useAction={useResetTwoFactorMutation}
+      />
       {confirming && (
         <ConfirmDialog
           message={CONFIRM_DELETE_USER}

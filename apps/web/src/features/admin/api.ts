@@ -349,6 +349,10 @@ export const adminApi = api.enhanceEndpoints({ addTagTypes: ['Promotion'] }).inj
     sendPasswordReset: build.mutation<{ message: string }, string>({
       query: (userId) => ({ url: `api/users/admin/user/${id(userId)}/password-reset`, method: 'POST' }),
     }),
+    /** Issue 36: turns the user's two-factor sign-in off (they lost the phone); audited and mailed. */
+    resetTwoFactor: build.mutation<{ message: string }, string>({
+      query: (userId) => ({ url: `api/users/admin/user/${id(userId)}/2fa/reset`, method: 'POST' }),
+    }),
   }),
 });
 
@@ -370,6 +374,7 @@ export const {
   useDeleteAdminUserMutation,
   useAddAdminUserMutation,
   useSendPasswordResetMutation,
+  useResetTwoFactorMutation,
   useGetAdminReviewsQuery,
   useHideReviewMutation,
   useGetAdminStatsQuery,

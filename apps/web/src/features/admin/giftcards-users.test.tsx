@@ -129,6 +129,9 @@ function serveUsers(
       if (failReset) return jsonResponse({ message: failReset }, 404);
       return jsonResponse({ message: 'Password reset link sent' }, 202);
     }
+    if (/^\/api\/users\/admin\/user\/[^/]+\/2fa\/reset$/.test(url.pathname) && request.method === 'POST') {
+      return jsonResponse({ message: 'Two-factor sign-in reset' });
+    }
     const one = /^\/api\/users\/admin\/user\/([^/]+)$/.exec(url.pathname);
     if (one) {
       const found = users.find((u) => u._id === one[1]);
@@ -246,12 +249,28 @@ describe('Manage Users', () => {
 
     await user.click(card.getByRole('button', { name: 'Send password reset' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(card.getByRole('status')).toHaveTextContent('Password reset link sent'));
+    await waitFor(() => expect(card.getAllByRole('status')[0]).toHaveTextContent('Password reset link sent'));
     expect(calledUrls(mock)).toContain(`/api/users/admin/user/${player._id}/password-reset`);
     const sent = mock.mock.calls
       .map(([input]) => input as Request)
       .find((r) => r.url.includes('password-reset'));
     expect(sent?.method).toBe('POST');
+  });
+
+  it('resets a user’s two-factor sign-in after a confirmation naming the e-mail (issue 36)', async () => {
+    const player = makePublicUser({ email: 'lost.phone@example.com' });
+    const { mock } = serveUsers([player]);
+    const user = userEvent.setup();
+    renderWithProviders(<ManageUsersSection />, { preloadedState: adminState });
+    const card = within((await screen.findByRole('list', { name: 'Users' })).querySelector('li')!);
+
+    await user.click(card.getByRole('button', { name: 'Reset two-factor sign-in' }));
+    const dialog = screen.getByRole('dialog', {
+      name: /Turn off two-factor sign-in for lost\.phone@example\.com\?/,
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Reset' }));
+    await waitFor(() => expect(card.getAllByRole('status')[1]).toHaveTextContent('Two-factor sign-in reset'));
+    expect(calledUrls(mock)).toContain(`/api/users/admin/user/${player._id}/2fa/reset`);
   });
 
   it('shows a refused password reset in red on the card', async () => {
