@@ -12,9 +12,12 @@ function refusedForTwoFactor(entry: { error?: unknown } | undefined): boolean {
 
 /** Whether any call of the dashboard was refused because this admin has no two-factor sign-in yet. */
 function selectTwoFactorRequired(state: RootState): boolean {
-  const { queries, mutations } = state.api;
+  // The data layer joins the store with its first call (app/store.ts): before it, nothing was refused.
+  const api = state.api as RootState['api'] | undefined;
+  if (!api) return false;
   return (
-    Object.values(queries).some(refusedForTwoFactor) || Object.values(mutations).some(refusedForTwoFactor)
+    Object.values(api.queries).some(refusedForTwoFactor) ||
+    Object.values(api.mutations).some(refusedForTwoFactor)
   );
 }
 
