@@ -38,7 +38,9 @@ describe('the secret at rest', () => {
     expect(a).not.toBe(box.seal('JBSWY3DPEHPK3PXPJBSWY3DP'));
     expect(a).not.toContain('JBSWY3DP');
     expect(box.open(a)).toBe('JBSWY3DPEHPK3PXPJBSWY3DP');
-    const tampered = `${a.slice(0, -2)}${a.endsWith('A') ? 'B' : 'A'}${a.slice(-1)}`;
+    // One character of the body changed (never to itself: the 1 in 64 case that made this flaky).
+    const at = a.length - 2;
+    const tampered = `${a.slice(0, at)}${a[at] === 'A' ? 'B' : 'A'}${a.slice(at + 1)}`;
     expect(() => box.open(tampered)).toThrow();
     expect(() => createSecretBox(`${SECRET}x`).open(a)).toThrow();
   });
