@@ -1,7 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-
-/** How long a downloaded file's object URL lives: the browser has read it long before. */
-const REVOKE_AFTER_MS = 10_000;
+import { saveFile } from '../../ui/saveFile';
 
 export const RECOVERY_CODES_FILENAME = 'pixel-vault-recovery-codes.txt';
 
@@ -16,17 +14,10 @@ export function recoveryCodesText(codes: readonly string[]): string {
   ].join('\n');
 }
 
-/** Saves the codes as a .txt file the way a link would: a temporary `<a download>` clicked once. */
+/** Saves the codes as a .txt file (ui/saveFile.ts). */
 function downloadCodes(codes: readonly string[]) {
   const url = URL.createObjectURL(new Blob([recoveryCodesText(codes)], { type: 'text/plain' }));
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = RECOVERY_CODES_FILENAME;
-  anchor.hidden = true;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS);
+  saveFile({ url, filename: RECOVERY_CODES_FILENAME });
 }
 
 /**

@@ -4,7 +4,7 @@ import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { useExportCsvMutation, type CsvExport } from './api';
 import { Field } from './fields';
-import { saveFile } from './saveFile';
+import { saveFile } from '../../ui/saveFile';
 
 /** One download: its button's busy state, the file it saved, and its own error line. */
 function useDownload() {

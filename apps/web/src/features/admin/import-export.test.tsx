@@ -7,7 +7,7 @@ import { renderWithProviders } from '../../test/render';
 import { attachmentName } from './api';
 import { ExportPanel } from './ExportPanel';
 import { ImportProductsPanel } from './ImportProductsPanel';
-import { REVOKE_AFTER_MS } from './saveFile';
+import { REVOKE_AFTER_MS } from '../../ui/saveFile';
 import { adminState, csvFile, makeImportResult, stubObjectUrls, tabTo } from './test-helpers';
 
 afterEach(() => {
