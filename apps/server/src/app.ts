@@ -22,6 +22,7 @@ import { type Storage, isReadableStorage } from './lib/storage.js';
 import { parseQuery } from './lib/querystring.js';
 import { publicUrls } from './lib/urls.js';
 import { adminBackupRoutes, adminRoutes } from './modules/admin/admin.routes.js';
+import { registerApiDocs } from './modules/apidocs/apidocs.module.js';
 import { createBackupService } from './modules/admin/admin.backup.js';
 import { createAdminService } from './modules/admin/admin.service.js';
 import { createProductsImportService } from './modules/admin/admin.import.js';
@@ -35,6 +36,7 @@ import { type ContactService, createContactService } from './modules/contact/con
 import { giftCardsRoutes } from './modules/giftcards/giftcards.routes.js';
 import { type GiftCardsService, createGiftCardsService } from './modules/giftcards/giftcards.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createMetricsModule } from './modules/metrics/metrics.module.js';
 import type { Mailer } from './modules/mail/mail.worker.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { type OrdersService, createOrdersService } from './modules/orders/orders.service.js';
@@ -65,6 +67,7 @@ import { createEmailVerification } from './modules/users/users.verify.js';
 import { verifyRoutes } from './modules/users/users.verify.routes.js';
 import { type UsersService, createUsersService } from './modules/users/users.service.js';
 import { webRoutes } from './modules/web/web.routes.js';
+import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { createWishlistModule } from './modules/wishlist/wishlist.module.js';
 
 export interface RateLimits {
@@ -380,6 +383,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     onRestock: () => products.invalidate('details'),
     log: app.log.child({ worker: 'tradein-expiry' }),
   });
+  // Issue 37: the shop's events sent to the owner's other systems, signed, retried for a day.
+  const webhooks = createWebhooksModule({
+    db,
+    mailer: deps.mailer,
+    config,
+    clock: deps.clock,
+    log: app.log.child({ worker: 'webhooks' }),
+  });
+  // Issue 37: GET /metrics for Prometheus (only with METRICS_TOKEN).
+  const metrics = createMetricsModule({ config, db });
   const orders = createOrdersService({
     db,
     codes: promotions.service,
@@ -470,6 +483,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installAccessControl(app, auth.authenticate, { requireAdminTwoFactor: config.requireAdminTwoFactor });
 
   await app.register(fastifyCompress, { threshold: 1024 });
+  // Before every route: the OpenAPI document is built from the routes as they are added (issue 37).
+  await registerApiDocs(app, { config });
+  await metrics.register(app);
 
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { users: services.users, limits, limiter, config });
@@ -496,6 +512,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await wishlist.register(app);
   await alerts.register(app);
   await tradeIns.register(app);
+  await webhooks.register(app);
   await app.register(paymentsRoutes, {
     payments: services.payments,
     refunds: services.refunds,

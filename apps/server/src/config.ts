@@ -32,6 +32,13 @@ export interface Config {
   jwtSecret: string;
   /** REQUIRE_ADMIN_2FA (issue 36, default false): admin routes refuse an admin without two-factor sign-in. */
   requireAdminTwoFactor: boolean;
+  /** METRICS_TOKEN (issue 37): the bearer token GET /metrics asks for; unset = no /metrics (404). */
+  metricsToken: string | undefined;
+  /**
+   * WEBHOOKS_ALLOW_LOCAL (issue 37, default false): webhook endpoints may be http://127.0.0.1 or
+   * localhost, and hosts that resolve to private, loopback or link-local addresses (for testing only).
+   */
+  webhooksAllowLocal: boolean;
   adminEmail: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -198,6 +205,19 @@ const EnvSchema = z.object({
       .transform((v) => v === 'true' || v === '1'),
   ),
   JWT_SECRET: optional(z.string().min(32, { message: 'must be at least 32 characters' })),
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .trim()
+      .min(16, { message: 'must be at least 16 characters' })
+      .max(256, { message: 'must be at most 256 characters' })
+      .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' }),
+  ),
+  WEBHOOKS_ALLOW_LOCAL: optional(
+    z
+      .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+      .transform((v) => v === 'true' || v === '1'),
+  ),
   ADMIN_EMAIL: optional(email),
   ADMIN_PASSWORD: optional(
     z
@@ -534,6 +554,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET ?? readOrCreateJwtSecret(dataDir),
     requireAdminTwoFactor: e.REQUIRE_ADMIN_2FA ?? false,
+    metricsToken: e.METRICS_TOKEN,
+    webhooksAllowLocal: e.WEBHOOKS_ALLOW_LOCAL ?? false,
     adminEmail,
     adminPassword: e.ADMIN_PASSWORD,
     smtpUrl: e.SMTP_URL,

@@ -27,3 +27,4 @@ export * from './schemas/tradeins.js';
 export * from './schemas/sessions.js';
 export * from './schemas/verify.js';
 export * from './schemas/twofactor.js';
+export * from './schemas/webhooks.js';

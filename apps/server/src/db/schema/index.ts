@@ -14,3 +14,4 @@ export * from './alerts.js';
 export * from './tradeins.js';
 export * from './sessions.js';
 export * from './twofactor.js';
+export * from './webhooks.js';
