@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { TOTP_DIGITS, TOTP_PERIOD_SECONDS } from '@pixel-vault/shared';
 import { generateSecret, generateURI, verify } from 'otplib';
+import { type SecretBox, createSecretBox as createLabelledBox } from '../../lib/secret-box.js';
 import { hashToken } from '../../lib/tokens.js';
 
 /**
@@ -48,42 +49,14 @@ export async function matchTotp(
 }
 
 /**
- * The secret is kept encrypted with AES-256-GCM under a key derived (HKDF-SHA256) from JWT_SECRET, so a
- * copy of the database alone (a backup, a dump) does not give the codes. Changing JWT_SECRET makes
- * every kept secret unreadable: those accounts sign in with a recovery code (or an admin resets them).
- * Stored as `v1.<iv>.<tag>.<ciphertext>`, base64url.
+ * The secret is kept sealed (lib/secret-box.ts) under the key of this purpose, so a copy of the
+ * database alone does not give the codes. Changing JWT_SECRET makes every kept secret unreadable: those
+ * accounts sign in with a recovery code (or an admin resets them).
  */
-export interface SecretBox {
-  seal(plain: string): string;
-  open(sealed: string): string;
-}
+export type { SecretBox };
 
 export function createSecretBox(jwtSecret: string): SecretBox {
-  const key = Buffer.from(
-    hkdfSync('sha256', jwtSecret, 'pixel-vault', 'two-factor secret encryption v1', 32),
-  );
-  return {
-    seal(plain) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      const tag = cipher.getAuthTag();
-      return ['v1', iv, tag, body]
-        .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
-        .join('.');
-    },
-    open(sealed) {
-      const [version, iv, tag, body] = sealed.split('.');
-      if (version !== 'v1' || iv === undefined || tag === undefined || body === undefined) {
-        throw new Error('Unknown two-factor secret format');
-      }
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
-        'utf8',
-      );
-    },
-  };
+  return createLabelledBox(jwtSecret, 'two-factor secret encryption v1');
 }
 
 const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz23456789';
