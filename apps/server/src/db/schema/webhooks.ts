@@ -102,3 +102,23 @@ export const webhookDeliveries = pgTable(
 );
 
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/**
+ * Settings of the running shop that the database's own code must know (migration 0030's triggers):
+ * one row (id = 1), written by every instance at startup from its configuration (upsert). A row, not a
+ * function re-created at startup: several instances starting at once would race on the catalog
+ * (CREATE OR REPLACE FUNCTION fails with "tuple concurrently updated"), an upsert just takes turns.
+ */
+export const shopSettings = pgTable(
+  'shop_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    /** LOW_STOCK_THRESHOLD: product.low_stock fires when a variant's stock falls to it or below. */
+    lowStockThreshold: integer('low_stock_threshold').notNull().default(3),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('shop_settings_one_row', sql`${t.id} = 1`),
+    check('shop_settings_threshold_non_negative', sql`${t.lowStockThreshold} >= 0`),
+  ],
+);
