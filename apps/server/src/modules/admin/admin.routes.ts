@@ -9,6 +9,7 @@ import {
   ProductsImportResult,
   TradeInsExportQuery,
 } from '@pixel-vault/shared';
+import { z } from 'zod';
 import { requireUser } from '../../lib/access.js';
 import { AppError } from '../../lib/errors.js';
 import type { App } from '../../lib/http.js';
@@ -35,7 +36,14 @@ export async function adminRoutes(
   );
   app.get(
     '/api/admin/export/orders.csv',
-    { schema: { querystring: OrdersExportQuery }, config: { access: 'admin' } },
+    {
+      schema: {
+        summary: 'Orders as CSV (one row per line)',
+        querystring: OrdersExportQuery,
+        doc: { answers: { 200: { mediaType: 'text/csv', description: 'orders.csv, streamed' } } },
+      },
+      config: { access: 'admin' },
+    },
     async (request, reply) => {
       const csv = admin.ordersCsv(request.query);
       download(reply, csv);
@@ -45,18 +53,33 @@ export async function adminRoutes(
   // Issue 35: the orders export's sibling, one row per line of each trade-in created in the range.
   app.get(
     '/api/admin/export/tradeins.csv',
-    { schema: { querystring: TradeInsExportQuery }, config: { access: 'admin' } },
+    {
+      schema: {
+        summary: 'Trade-ins as CSV (one row per line)',
+        querystring: TradeInsExportQuery,
+        doc: { answers: { 200: { mediaType: 'text/csv', description: 'tradeins.csv, streamed' } } },
+      },
+      config: { access: 'admin' },
+    },
     async (request, reply) => {
       const csv = admin.tradeInsCsv(request.query);
       download(reply, csv);
       return reply.send(csv.stream);
     },
   );
-  app.get('/api/admin/export/products.csv', { config: { access: 'admin' } }, async (_request, reply) => {
-    const csv = admin.productsCsv();
-    download(reply, csv);
-    return reply.send(csv.stream);
-  });
+  const productsCsvSchema = {
+    summary: 'Products as CSV (the import format)',
+    doc: { answers: { 200: { mediaType: 'text/csv', description: 'products.csv, streamed' } } },
+  };
+  app.get(
+    '/api/admin/export/products.csv',
+    { schema: productsCsvSchema, config: { access: 'admin' } },
+    async (_request, reply) => {
+      const csv = admin.productsCsv();
+      download(reply, csv);
+      return reply.send(csv.stream);
+    },
+  );
 
   // Product CSV import (issue 15, docs/admin-import.md): the one multipart route here, in its own scope.
   await app.register(async (scope: App) => {
@@ -65,8 +88,16 @@ export async function adminRoutes(
       PRODUCTS_IMPORT_PATH,
       {
         schema: {
+          summary: 'Import products from a CSV file (multipart/form-data, field file)',
           querystring: ProductsImportQuery,
           response: { 200: ProductsImportResult, 422: ProductsImportResult },
+          doc: {
+            body: {
+              mediaTypes: ['multipart/form-data'],
+              schema: z.object({}),
+              files: { file: 'The CSV file (docs/admin-import.md), one file' },
+            },
+          },
         },
         config: { access: 'admin' },
       },
@@ -95,11 +126,23 @@ export async function adminRoutes(
 
 // Backups (issue 15, docs/backups.md): the database and the uploaded images as one .tar.gz download.
 export async function adminBackupRoutes(app: App, { backup }: { backup: BackupService }) {
-  app.get('/api/admin/backup', { config: { access: 'admin' } }, async (request, reply) => {
-    const download = await backup.start(requireUser(request).id);
-    reply.header('content-type', 'application/gzip');
-    reply.header('content-disposition', `attachment; filename="${download.filename}"`);
-    reply.header('cache-control', 'no-store');
-    return reply.send(download.stream);
-  });
+  const backupSchema = {
+    summary: 'Back up the database and images (.tar.gz)',
+    doc: {
+      answers: {
+        200: { mediaType: 'application/gzip', description: 'The backup (docs/backups.md), streamed' },
+      },
+    },
+  };
+  app.get(
+    '/api/admin/backup',
+    { schema: backupSchema, config: { access: 'admin' } },
+    async (request, reply) => {
+      const download = await backup.start(requireUser(request).id);
+      reply.header('content-type', 'application/gzip');
+      reply.header('content-disposition', `attachment; filename="${download.filename}"`);
+      reply.header('cache-control', 'no-store');
+      return reply.send(download.stream);
+    },
+  );
 }

@@ -48,8 +48,16 @@ export async function paymentsRoutes(
 
   // Spec section 7: "response is the payment provider client id": the id itself, as text ('demo' in
   // demo mode). Our web app reads the same id, with the mode and the shop's country, from /api/config.
-  app.get('/api/config/paypal', { config: { access: 'public' } }, async (_request, reply) =>
-    reply.type('text/plain; charset=utf-8').send(payments.config().clientId),
+  const paypalIdSchema = {
+    summary: 'The PayPal client id, as text',
+    doc: {
+      answers: { 200: { mediaType: 'text/plain', description: "The client id ('demo' in demo mode)" } },
+    },
+  };
+  app.get(
+    '/api/config/paypal',
+    { schema: paypalIdSchema, config: { access: 'public' } },
+    async (_request, reply) => reply.type('text/plain; charset=utf-8').send(payments.config().clientId),
   );
 
   app.get(

@@ -5,13 +5,17 @@ import {
   MAX_UPLOAD_IMAGES,
   MessageResponse,
   Product,
+  ProductFacets,
   ProductFacetsQuery,
+  ProductList,
   ProductListQuery,
+  ProductListResponse,
   ProductSuggestQuery,
+  ProductSuggestions,
   UpdateProductBody,
 } from '@pixel-vault/shared';
 import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { requireUser } from '../../lib/access.js';
 import { sendCachedAnswer } from '../../lib/cached-answer.js';
 import { AppError } from '../../lib/errors.js';
@@ -41,8 +45,9 @@ function requireMultipart(request: FastifyRequest): void {
 /**
  * The two hottest routes of the shop. They send the service's cached answer: JSON serialized once,
  * with its ETag (304 for a client that has it) and its gzip/brotli forms made once, not per request
- * (hence `compress: false`). The shape is guaranteed by the typed DTO mapper (toProductDto) instead
- * of a response schema. Without `page` or `limit` the list is every product, as an array (spec
+ * (hence `compress: false`). The shape is guaranteed by the typed DTO mapper (toProductDto); the
+ * response schemas only document those bytes for the OpenAPI document (issue 37), nothing is
+ * serialized through them. Without `page` or `limit` the list is every product, as an array (spec
  * section 7); with either, the page asked for (docs/decisions/003). A GET has no body to decompress
  * (`decompress: false`): one hook less per request (issue 10).
  *
@@ -52,7 +57,12 @@ export async function productsRoutes(app: App, { products, uploadMaxMb }: Produc
   app.get(
     '/api/products',
     {
-      schema: { querystring: ProductListQuery },
+      // The response schema documents the cached bytes (issue 37): they are sent as they are.
+      schema: {
+        summary: 'List products (every product, or one page)',
+        querystring: ProductListQuery,
+        response: { 200: z.union([ProductList, ProductListResponse]) },
+      },
       config: { access: 'public' },
       compress: false,
       decompress: false,
@@ -64,7 +74,11 @@ export async function productsRoutes(app: App, { products, uploadMaxMb }: Produc
   app.get(
     '/api/products/facets',
     {
-      schema: { querystring: ProductFacetsQuery },
+      schema: {
+        summary: 'Facet counts of a product search',
+        querystring: ProductFacetsQuery,
+        response: { 200: ProductFacets },
+      },
       config: { access: 'public' },
       compress: false,
       decompress: false,
@@ -75,7 +89,11 @@ export async function productsRoutes(app: App, { products, uploadMaxMb }: Produc
   app.get(
     '/api/products/suggest',
     {
-      schema: { querystring: ProductSuggestQuery },
+      schema: {
+        summary: 'Search-box suggestions',
+        querystring: ProductSuggestQuery,
+        response: { 200: ProductSuggestions },
+      },
       config: { access: 'public' },
       compress: false,
       decompress: false,
@@ -85,7 +103,16 @@ export async function productsRoutes(app: App, { products, uploadMaxMb }: Produc
 
   app.get(
     '/api/products/:id',
-    { schema: { params: IdParams }, config: { access: 'public' }, compress: false, decompress: false },
+    {
+      schema: {
+        summary: 'One product, with its newest reviews',
+        params: IdParams,
+        response: { 200: Product },
+      },
+      config: { access: 'public' },
+      compress: false,
+      decompress: false,
+    },
     (request, reply) => sendCachedAnswer(request, reply, products.getAnswer(request.params.id)),
   );
 
@@ -101,7 +128,20 @@ export async function productsRoutes(app: App, { products, uploadMaxMb }: Produc
 
     admin.post(
       '/api/products/add-new',
-      { schema: { response: { 201: Product } }, config: { access: 'admin' } },
+      {
+        schema: {
+          summary: 'Add a product (multipart/form-data, with its images)',
+          response: { 201: Product },
+          doc: {
+            body: {
+              mediaTypes: ['multipart/form-data'],
+              schema: CreateProductBody,
+              files: { productImage: `The images, 1 to ${MAX_UPLOAD_IMAGES} files (any field name)` },
+            },
+          },
+        },
+        config: { access: 'admin' },
+      },
       async (request, reply) => {
         requireMultipart(request);
         const { fields, files } = await readMultipart(request, limits);
@@ -116,7 +156,18 @@ export async function productsRoutes(app: App, { products, uploadMaxMb }: Produc
       '/api/products/update/:id',
       // 'user', not 'admin': the spec's checkout sends a customer's stock-only update here (section 4).
       // The service writes nothing for a non-admin and refuses any other field with 403.
-      { schema: { params: IdParams, response: { 200: Product } }, config: { access: 'user' } },
+      {
+        schema: {
+          summary: 'Update a product (a customer: the stock-only echo of the spec checkout)',
+          params: IdParams,
+          response: { 200: Product },
+          doc: {
+            body: { mediaTypes: ['application/json', 'multipart/form-data'], schema: UpdateProductBody },
+            errors: { 403: 'A customer sending anything but stockQuantity (`Admin access only`)' },
+          },
+        },
+        config: { access: 'user' },
+      },
       async (request) => {
         let data: unknown = request.body;
         if (request.isMultipart()) {
