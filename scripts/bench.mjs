@@ -8,6 +8,8 @@ const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: process
 if (process.env.BENCH_SKIP_BUILD !== '1' && run('npm', ['run', 'build']) !== 0) process.exit(1);
 const failed = [
   'bench/run.ts',
+  // Issue 37: the catalogue with GET /metrics on against off (at most 5% fewer req/s).
+  'bench/metrics.ts',
   'bench/lighthouse.ts',
   'bench/early-taps.ts',
   'bench/checkout.ts',

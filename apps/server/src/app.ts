@@ -275,6 +275,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Product images may be shown by a front end on another origin (issue 8): `<img>` across origins.
   const uploadHeaders = { ...pageHeaders, 'cross-origin-resource-policy': 'cross-origin' };
 
+  // Issue 37: GET /metrics for Prometheus (only with METRICS_TOKEN); first, as the fast path reports to it.
+  const metrics = createMetricsModule({ config, db });
+  const { signals } = metrics;
+
   // The catalogue's cached answers, sent ahead of fastify's lifecycle (issue 10). Bound to the
   // products service once it exists.
   let fastLookup: FastLookup = () => undefined;
@@ -284,6 +288,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     requestId,
     log: () => app.log,
     cors: config.corsOrigins.length > 0,
+    observe: metrics.observeFast,
   });
 
   const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {
@@ -356,6 +361,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     codeLimits: { perAccount: limits.discountCodes, perAddress: limits.discountCodesAddress },
     clock: deps.clock,
     onSaleChanged: () => products.invalidate('details'),
+    signals,
   });
   const products = createProductsService({
     db,
@@ -364,6 +370,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publicUrl,
     ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
     ...(sync ? { tell: sync.tell } : {}),
+    signals,
   });
   if (sync) {
     const unlisten = await sync.listen(products);
@@ -391,8 +398,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock: deps.clock,
     log: app.log.child({ worker: 'webhooks' }),
   });
-  // Issue 37: GET /metrics for Prometheus (only with METRICS_TOKEN).
-  const metrics = createMetricsModule({ config, db });
   const orders = createOrdersService({
     db,
     codes: promotions.service,
@@ -405,12 +410,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     lowStock: { threshold: config.lowStockThreshold, to: config.contactTo },
     ...(deps.clock ? { clock: deps.clock } : {}),
     onPaid: cart.onOrderPaid,
+    signals,
   });
   const giftCards = createGiftCardsService({
     db,
     orders,
     limiter,
     codeLimits: { perAccount: limits.giftCardCodes, perAddress: limits.giftCardCodesAddress },
+    signals,
   });
   const provider =
     deps.paymentProvider ??
@@ -439,6 +446,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       giftCards,
       provider,
       log: app.log.child({ module: 'payments' }),
+      signals,
     }),
     refunds: createRefundsService({
       db,
@@ -446,6 +454,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       provider,
       onRestock: () => products.invalidate('details'),
       log: app.log.child({ module: 'refunds' }),
+      signals,
     }),
     audit: createAuditService({ db }),
     reviews: createReviewsService({
@@ -483,9 +492,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installAccessControl(app, auth.authenticate, { requireAdminTwoFactor: config.requireAdminTwoFactor });
 
   await app.register(fastifyCompress, { threshold: 1024 });
+  // Before every route (the documents' too): each route's requests are counted by its pattern.
+  await metrics.register(app);
   // Before every route: the OpenAPI document is built from the routes as they are added (issue 37).
   await registerApiDocs(app, { config });
-  await metrics.register(app);
 
   await app.register(healthRoutes, { db });
   await app.register(usersRoutes, { users: services.users, limits, limiter, config });

@@ -18,6 +18,7 @@ import type { AuthUser } from '../../lib/access.js';
 import { AppError } from '../../lib/errors.js';
 import type { RateLimit } from '../../lib/http.js';
 import { type Limiter, budgetsFor } from '../../lib/limiter.js';
+import { NO_SIGNALS, type Signals } from '../../lib/signals.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import type { OrdersService } from '../orders/orders.service.js';
 import { createGiftCardApplications } from './giftcards.apply.js';
@@ -68,6 +69,8 @@ export interface GiftCardsServiceOptions {
   limiter: Limiter;
   /** Wrong codes per customer and per address, on every route that takes a code (failures only). */
   codeLimits: { perAccount: RateLimit; perAddress: RateLimit };
+  /** Told of refused codes (issue 37: metrics). */
+  signals?: Signals;
 }
 
 export function toGiftCardDto(row: GiftCardRow): GiftCard {
@@ -85,6 +88,7 @@ export function createGiftCardsService({
   orders,
   limiter,
   codeLimits,
+  signals = NO_SIGNALS,
 }: GiftCardsServiceOptions): GiftCardsService {
   /**
    * A card by its code, for a customer: 429 once they, or their address, tried too many wrong codes
@@ -95,15 +99,24 @@ export function createGiftCardsService({
    * so a refusal cannot roll the count back.
    */
   async function findCardCounted({ user, ip }: CodeCaller, code: string): Promise<GiftCardRow> {
-    return limiter.guard(
-      budgetsFor('giftcard', codeLimits, { ip, account: user.id }),
-      'Too many gift card attempts. Please try again later.',
-      async () => {
-        const card = await findCard(db, code);
-        if (!card) throw giftCardNotFound();
-        return card;
-      },
-    );
+    return limiter
+      .guard(
+        budgetsFor('giftcard', codeLimits, { ip, account: user.id }),
+        'Too many gift card attempts. Please try again later.',
+        async () => {
+          const card = await findCard(db, code);
+          if (!card) {
+            signals.giftCardCodeRefused('unknown');
+            throw giftCardNotFound();
+          }
+          return card;
+        },
+      )
+      .catch((error: unknown) => {
+        if (error instanceof AppError && error.statusCode === 429)
+          signals.giftCardCodeRefused('rate_limited');
+        throw error;
+      });
   }
 
   const applications = createGiftCardApplications({ orders, findCardCounted });

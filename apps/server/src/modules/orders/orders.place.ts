@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.js';
 import { type OrderItemRow, orderEvents, orderItems, orders, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 import { AppError, isDeadlock } from '../../lib/errors.js';
+import type { Signals } from '../../lib/signals.js';
 import type { PublicUrlOf } from '../../lib/urls.js';
 import { type LowStockCrossing, lowStockMail } from '../admin/low-stock.mail.js';
 import { enqueueMail } from '../mail/mail.service.js';
@@ -40,6 +41,8 @@ export interface OrderPlacementOptions {
   codes: Pick<PromotionsService, 'lookup'>;
   /** Scheduled sales (issue 32): a line costs its sale price while one runs. */
   sales: Sales;
+  /** Told of each order placed, after the commit (issue 37). */
+  signals: Pick<Signals, 'orderPlaced'>;
 }
 
 /** Who places the order: the customer, and the address they call from (for the discount-code budget). */
@@ -65,6 +68,7 @@ export function createOrderPlacement({
   lowStock,
   codes,
   sales,
+  signals,
 }: OrderPlacementOptions): PlaceOrder {
   async function place(user: AuthUser, body: CreateOrderBody, ip = 'internal'): Promise<Order> {
     const wanted = wantedLines(body);
@@ -213,6 +217,7 @@ export function createOrderPlacement({
     });
     // Committed: the catalogue shows the new stock (it reads nothing again for it, issue 28).
     catalogue.stockMoved(moved);
+    signals.orderPlaced();
     if (lowStockMails > 0) mailer.kick();
     return order;
   }

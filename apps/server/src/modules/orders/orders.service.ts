@@ -4,6 +4,7 @@ import type { HoldLimits } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
 import { type OrderRow, orders } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
+import { NO_SIGNALS, type Signals } from '../../lib/signals.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import type { Mailer } from '../mail/mail.worker.js';
 import type { ProductsService } from '../products/products.service.js';
@@ -99,6 +100,8 @@ export interface OrdersServiceOptions {
   sales: Sales;
   /** An order became paid (every path goes through settle): the cart module's hook (issue 34). */
   onPaid?: OrderPaidHook;
+  /** Told of orders placed and paid, after the commit (issue 37: metrics). */
+  signals?: Signals;
 }
 
 export function createOrdersService({
@@ -113,6 +116,7 @@ export function createOrdersService({
   codes,
   sales,
   onPaid,
+  signals = NO_SIGNALS,
 }: OrdersServiceOptions): OrdersService {
   const toDto = (tx: Executor, row: OrderRow) => orderDto(tx, row, publicUrl);
   const place = createOrderPlacement({
@@ -126,6 +130,7 @@ export function createOrdersService({
     ...(lowStock ? { lowStock } : {}),
     codes,
     sales,
+    signals,
   });
   const quote = createDiscountQuote({ db, codes, sales, clock });
 
@@ -152,6 +157,8 @@ export function createOrdersService({
         catalogue.stockMoved(moved);
         throw orderExpired();
       }
+      // Committed: every path that pays an order settles it in here.
+      if (effects.paid) signals.orderPaid();
       return outcome.value;
     } finally {
       if (effects.mailQueued) mailer.kick();

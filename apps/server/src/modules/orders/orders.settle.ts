@@ -17,6 +17,8 @@ import { type MoneyOnOrder, itemsFor, moneyOn } from './orders.repo.js';
 /** What a transaction on an order did that needs doing after it commits. */
 export interface OrderEffects {
   mailQueued: boolean;
+  /** The order became paid (told to lib/signals.ts once the transaction committed). */
+  paid?: boolean;
 }
 
 export interface SettleResult {
@@ -119,6 +121,7 @@ export function createSettlement({ clock, onPaid }: { clock: () => Date; onPaid?
     Object.assign(order, updated);
     if (onPaid) await onPaid(tx, order, items);
     effects.mailQueued = true;
+    effects.paid = true;
     return { paid: true, dueCents: 0 };
   }
 

@@ -13,6 +13,7 @@ import type { Database } from '../../db/client.js';
 import { type PaymentRow, payments } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
+import { NO_SIGNALS, type Signals } from '../../lib/signals.js';
 import type { CodeCaller, GiftCardsService } from '../giftcards/giftcards.service.js';
 import { isOverdue, orderExpired } from '../orders/orders.expiry.js';
 import { closedUnpaid, orderClosed } from '../orders/orders.lifecycle.js';
@@ -79,6 +80,8 @@ export interface PaymentsServiceOptions {
   giftCards: GiftCardsService;
   provider: PaymentProvider;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Told of the providers' answers (issue 37: metrics). */
+  signals?: Signals;
 }
 
 interface WebhookEvent {
@@ -92,7 +95,11 @@ export function createPaymentsService({
   giftCards,
   provider,
   log,
+  signals = NO_SIGNALS,
 }: PaymentsServiceOptions): PaymentsService {
+  const reportOutcome = (what: Parameters<Signals['paymentOutcome']>[1]) =>
+    signals.paymentOutcome(provider.mode, what);
+
   async function findPayment(providerOrderId: string): Promise<PaymentRow | undefined> {
     const [row] = await db.select().from(payments).where(eq(payments.providerOrderId, providerOrderId));
     return row;
@@ -107,8 +114,12 @@ export function createPaymentsService({
     payment: PaymentRow,
     result: ProviderPayment,
   ): Promise<{ expired: true } | { expired: false; order: Order }> {
-    if (result.status !== 'COMPLETED') throw paymentDeclined();
+    if (result.status !== 'COMPLETED') {
+      reportOutcome('declined');
+      throw paymentDeclined();
+    }
     if (result.currency !== 'USD' || result.amountCents !== payment.amountCents) {
+      reportOutcome('failed');
       await db
         .update(payments)
         .set({ status: 'failed', raw: result, updatedAt: orders.now() })
@@ -124,7 +135,7 @@ export function createPaymentsService({
       );
       throw amountMismatch();
     }
-    const outcome = await orders.withLockedOrder(
+    const stored = await orders.withLockedOrder(
       payment.orderId,
       // Money was taken: an order whose hold ran out but was not swept yet is still paid.
       { ownerId: null, expireOverdue: false },
@@ -146,7 +157,9 @@ export function createPaymentsService({
         return { expired: false as const, order: await orders.dto(tx, order.id) };
       },
     );
-    return outcome;
+    // Recorded (on a closed order too: the reconciler gives that money back).
+    reportOutcome('captured');
+    return stored;
   }
 
   /** storeCapture for a caller who answers the buyer: an expired order is a 409. */
@@ -175,7 +188,9 @@ export function createPaymentsService({
         requestId: payment.requestId,
       });
     } catch (error) {
-      if (error instanceof AppError && error.code === 'PAYMENT_DECLINED') {
+      const declined = error instanceof AppError && error.code === 'PAYMENT_DECLINED';
+      reportOutcome(declined ? 'declined' : 'error');
+      if (declined) {
         await db
           .update(payments)
           .set({ requestId: randomUUID(), updatedAt: orders.now() })
@@ -249,6 +264,7 @@ export function createPaymentsService({
       },
     );
     if (!failed) return 'waiting';
+    reportOutcome('failed');
     log.info(
       { paymentId: payment.id, orderId: payment.orderId, providerStatus: result?.status ?? 'NOT_FOUND' },
       'payment never completed at the provider: failed, so its order can expire',
@@ -355,9 +371,9 @@ export function createPaymentsService({
       throw paymentUsedElsewhere();
     }
     const captureId = result.captureId;
-    let outcome: { order: Order } | { dueCents: number } | { expired: true };
+    let recorded: { order: Order } | { dueCents: number } | { expired: true };
     try {
-      outcome = await orders.withLockedOrder(
+      recorded = await orders.withLockedOrder(
         orderId,
         // Money was taken: an order whose hold ran out but was not swept yet is still paid.
         { ownerId: user.id, expireOverdue: false },
@@ -409,16 +425,17 @@ export function createPaymentsService({
       }
       throw isUniqueViolation(error) ? paymentUsedElsewhere() : error;
     }
-    if ('expired' in outcome) {
+    reportOutcome('captured');
+    if ('expired' in recorded) {
       log.warn(
         { orderId, providerOrderId, captureId },
         'payment captured for an expired order: the reconciler refunds it',
       );
       throw orderExpired();
     }
-    if ('dueCents' in outcome) throw paymentIncomplete(outcome.dueCents);
+    if ('dueCents' in recorded) throw paymentIncomplete(recorded.dueCents);
     log.info({ orderId, providerOrderId, captureId }, 'order paid by a client-side PayPal capture');
-    return outcome.order;
+    return recorded.order;
   }
 
   return {

@@ -15,6 +15,7 @@ import {
 } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError } from '../../lib/errors.js';
+import { NO_SIGNALS, type Signals } from '../../lib/signals.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import { enqueueMail } from '../mail/mail.service.js';
 import { releaseLocked, returnStock } from '../orders/orders.expiry.js';
@@ -57,6 +58,8 @@ export interface RefundsServiceOptions {
   /** Stock (or a product's review numbers) changed: the catalogue's cached answers are stale. */
   onRestock: () => void;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Told of cancellations and refunds, after the commit (issue 37: metrics). */
+  signals?: Signals;
 }
 
 export const refundInProgress = () =>
@@ -97,6 +100,7 @@ export function createRefundsService({
   provider,
   onRestock,
   log,
+  signals = NO_SIGNALS,
 }: RefundsServiceOptions): RefundsService {
   async function pendingRefundOf(tx: Transaction, orderId: string): Promise<OrderRefundRow | undefined> {
     const [row] = await tx
@@ -375,18 +379,24 @@ export function createRefundsService({
   async function carryOut(refund: OrderRefundRow, ownerId: string | null): Promise<Order> {
     const results = await refundAtProvider(refund);
     let catalogueChanged = false;
+    let completed = false;
     const order = await orders.withLockedOrder(
       refund.orderId,
       { ownerId, expireOverdue: false },
       async (tx, locked, effects) => {
         const [current] = await tx.select().from(orderRefunds).where(eq(orderRefunds.id, refund.id));
         if (current?.status === 'pending') {
-          ({ catalogueChanged } = await complete(tx, locked, current, results, effects));
+          ({ catalogueChanged, completed } = await complete(tx, locked, current, results, effects));
         }
         return orders.dto(tx, locked.id);
       },
     );
     if (catalogueChanged) onRestock();
+    // Committed; a caller who found it completed by another counts nothing.
+    if (completed) {
+      if (refund.kind === 'cancel') signals.orderCancelled();
+      else signals.orderRefunded();
+    }
     log.info(
       { refundId: refund.id, orderId: refund.orderId, amountCents: refund.amountCents, kind: refund.kind },
       'order refunded',
@@ -452,7 +462,11 @@ export function createRefundsService({
         },
       );
       if ('order' in step) {
-        if (step.restocked) onRestock();
+        // Restocked: cancelled just now (not found cancelled already).
+        if (step.restocked) {
+          onRestock();
+          signals.orderCancelled();
+        }
         return step.order;
       }
       return carryOut(step.refund, user.id);

@@ -1,5 +1,6 @@
 import type { MaybeAnswer } from '../../lib/cached-answer.js';
 import { keptValues } from '../../lib/kept.js';
+import { NO_SIGNALS, type Signals } from '../../lib/signals.js';
 import { type StockedAnswer, currentOf, stockedAnswer } from './products.answers.js';
 import { type StockChange, createStockBook } from './products.stock.js';
 
@@ -70,6 +71,8 @@ export interface CatalogueCacheOptions {
   tell?: (message: CatalogueMessage) => void;
   /** The clock answers' `validUntil` is read on (the shop's clock: tests move it). */
   clock?: () => number;
+  /** Told of every answer served from memory and every load (issue 37: metrics). */
+  signals?: Pick<Signals, 'catalogueCacheHit' | 'catalogueCacheMiss'>;
 }
 
 export function createCatalogueCache({
@@ -78,6 +81,7 @@ export function createCatalogueCache({
   now = Date.now,
   tell,
   clock = Date.now,
+  signals = NO_SIGNALS,
 }: CatalogueCacheOptions) {
   // Serialized answers and the ordered ids of each category and search: kept, dropped at once on a
   // write, refreshed while served past their TTL (lib/kept.ts).
@@ -114,9 +118,10 @@ export function createCatalogueCache({
     answer.validUntil === Number.POSITIVE_INFINITY || clock() < answer.validUntil;
 
   function stocked(key: string, load: () => Promise<Loaded>) {
-    return answers.get(
+    const found = answers.get(
       key,
       async (previous) => {
+        signals.catalogueCacheMiss();
         const builtAt = book.seq();
         const loaded = await load();
         const answer = stockedAnswer(loaded.value, book, builtAt, previous);
@@ -124,6 +129,9 @@ export function createCatalogueCache({
       },
       stillTrue,
     );
+    // A promise: loading (counted as the miss above when this call started it), or joining a load.
+    if (!(found instanceof Promise)) signals.catalogueCacheHit();
+    return found;
   }
 
   const cache: CatalogueCache = {

@@ -12,6 +12,7 @@ import type { Database } from '../../db/client.js';
 import { products } from '../../db/schema/index.js';
 import type { MaybeAnswer } from '../../lib/cached-answer.js';
 import { notFound } from '../../lib/errors.js';
+import type { Signals } from '../../lib/signals.js';
 import type { Storage } from '../../lib/storage.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
 import { NO_SALES, type Sales } from '../promotions/promotions.sales.js';
@@ -96,6 +97,8 @@ export interface ProductsServiceOptions {
   tell?: (message: CatalogueMessage) => void;
   /** Scheduled sales (issue 32): the prices shown while one runs, and when that changes. */
   sales?: Sales;
+  /** Told of the cache's hits and misses (issue 37: metrics). */
+  signals?: Pick<Signals, 'catalogueCacheHit' | 'catalogueCacheMiss'>;
 }
 
 /** How long the catalogue's cached answers are fresh by default (see cacheTtlMs). */
@@ -115,6 +118,7 @@ export function createProductsService({
   publicUrl = relativeUrls,
   tell,
   sales = noSales,
+  signals,
 }: ProductsServiceOptions): ProductsService {
   const cache = createCatalogueCache({
     ttlMs: cacheTtlMs,
@@ -122,6 +126,7 @@ export function createProductsService({
     now,
     tell,
     clock: sales.now,
+    ...(signals ? { signals } : {}),
   });
 
   const listing = createListing({

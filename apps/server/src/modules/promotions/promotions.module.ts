@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { App, RateLimit } from '../../lib/http.js';
 import type { Limiter } from '../../lib/limiter.js';
+import type { Signals } from '../../lib/signals.js';
 import { type PromotionsRoutesOptions, promotionsRoutes } from './promotions.routes.js';
 import { type Sales, createSales } from './promotions.sales.js';
 import { type PromotionsService, createPromotionsService } from './promotions.service.js';
@@ -23,6 +24,8 @@ export function createPromotionsModule(options: {
   clock?: (() => Date) | undefined;
   /** A sale was written: what the catalogue shows changed (here and on every instance). */
   onSaleChanged: () => void;
+  /** Told of refused codes (issue 37: metrics). */
+  signals?: Signals;
 }): PromotionsModule {
   const clock = options.clock ? { clock: options.clock } : {};
   const sales = createSales({ db: options.db, ...clock });
@@ -31,6 +34,7 @@ export function createPromotionsModule(options: {
     limiter: options.limiter,
     codeLimits: options.codeLimits,
     onSaleChanged: options.onSaleChanged,
+    ...(options.signals ? { signals: options.signals } : {}),
     ...clock,
   });
   return {

@@ -13,6 +13,7 @@ import type { AuthUser } from '../../lib/access.js';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { RateLimit } from '../../lib/http.js';
 import { type Limiter, budgetsFor, rateLimited } from '../../lib/limiter.js';
+import { NO_SIGNALS, type Signals } from '../../lib/signals.js';
 import { recordAudit } from '../audit/audit.repo.js';
 import type { CodeCaller } from '../giftcards/giftcards.cards.js';
 import { codeUnknown, toPromotionDto } from './promotions.codes.js';
@@ -38,6 +39,8 @@ export interface PromotionsServiceOptions {
   clock?: () => Date;
   /** A scheduled sale was written (issue 32): the catalogue's prices change, here and on every instance. */
   onSaleChanged?: () => void;
+  /** Told of refused codes (issue 37: metrics). */
+  signals?: Signals;
 }
 
 const codeTaken = () => new AppError(409, 'A promotion with this code already exists', 'CODE_TAKEN');
@@ -85,6 +88,7 @@ export function createPromotionsService({
   codeLimits,
   clock = () => new Date(),
   onSaleChanged = () => {},
+  signals = NO_SIGNALS,
 }: PromotionsServiceOptions): PromotionsService {
   const known = new Map<string, { row: CodeRow; at: number }>();
   /** Products a code names must exist (not deleted): a typo would make a code that applies to nothing. */
@@ -128,6 +132,7 @@ export function createPromotionsService({
       if (!row) {
         // A wrong code spends a try (429 once either budget is used up, before saying it is wrong).
         const taken = await limiter.take(budgets);
+        signals.discountCodeRefused(taken.allowed ? 'unknown' : 'rate_limited');
         if (!taken.allowed) throw rateLimited(message, taken.retryAfterSeconds);
         throw codeUnknown();
       }
@@ -139,7 +144,10 @@ export function createPromotionsService({
       // guesser cannot tell them apart. The peek reads the counts after every try taken before it
       // (under the rows' locks), so a burst of guesses is judged as if they came one by one.
       const taken = await limiter.peek(budgets);
-      if (!taken.allowed) throw rateLimited(message, taken.retryAfterSeconds);
+      if (!taken.allowed) {
+        signals.discountCodeRefused('rate_limited');
+        throw rateLimited(message, taken.retryAfterSeconds);
+      }
       return row;
     },
 
