@@ -61,6 +61,8 @@ export default defineConfig({
       CORS_ORIGINS: frontOrigin,
       // Absolute image URLs, so the page on the other origin can show them (the shop's own pages too).
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // Issue 37: tests/webhooks.spec.ts receives the shop's webhooks on 127.0.0.1.
+      WEBHOOKS_ALLOW_LOCAL: 'true',
     },
   },
 });

@@ -14,6 +14,7 @@ import { RemoveProductSection } from './RemoveProductSection';
 import { TradeInsSection } from './TradeInsSection';
 import { TwoFactorRequiredNotice } from './TwoFactorRequiredNotice';
 import { UpdateProductSection } from './UpdateProductSection';
+import { WebhooksSection } from './WebhooksSection';
 
 /**
  * The sidebar's sections, in order; the first is the default. Issue 15 puts the Overview before spec
@@ -34,6 +35,8 @@ export const ADMIN_SECTIONS = [
   { label: 'Promotions', Component: PromotionsSection },
   // Issue 35: the boxes customers send in.
   { label: 'Trade-ins', Component: TradeInsSection },
+  // Issue 37: where the shop sends its events.
+  { label: 'Webhooks', Component: WebhooksSection },
   { label: 'Import & Export', Component: ImportExportSection },
 ] as const satisfies readonly { label: string; Component: ComponentType }[];
 

@@ -50,6 +50,7 @@ describe('AdminDashboardPage', () => {
       'Manage Reviews',
       'Promotions',
       'Trade-ins',
+      'Webhooks',
       'Import & Export',
     ]);
     expect(within(nav).getByRole('button', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
