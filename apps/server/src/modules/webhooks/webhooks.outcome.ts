@@ -1,5 +1,5 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import { and, eq, gte, isNotNull, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client.js';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import { enqueueMail } from '../mail/mail.service.js';
 import type { AttemptResult } from './webhooks.send.js';
@@ -45,6 +45,16 @@ export interface OutcomeDeps {
 }
 
 export type Settled = 'succeeded' | 'retrying' | 'failed' | 'lost';
+
+/** Whether any delivery to the endpoint succeeded at or after `since`. */
+async function deliveredSince(executor: Executor, endpointId: string, since: Date): Promise<boolean> {
+  const [found] = await executor
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), gte(webhookDeliveries.succeededAt, since)))
+    .limit(1);
+  return found !== undefined;
+}
 
 /**
  * Writes an attempt's result. Every write is guarded by `status = 'pending'`: a worker whose lease ran
@@ -92,7 +102,7 @@ export async function settleAttempt(
     .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')))
     .returning({ id: webhookDeliveries.id });
   if (marked.length === 0) return 'lost';
-  await endpointFailed(deps, delivery.endpointId, at);
+  await endpointFailed(deps, delivery.endpointId, at, next === null ? delivery.createdAt : undefined);
   return next === null ? 'failed' : 'retrying';
 }
 
@@ -100,8 +110,19 @@ export async function settleAttempt(
  * The endpoint's failure window: started by its first failure since a success, and once it is 24 hours
  * old the endpoint is turned off, its waiting deliveries failed, and the owner mailed, in one
  * transaction guarded by `enabled`, so of several workers failing at once one mail is queued.
+ *
+ * A delivery that gave up (`gaveUpOn`: when it was made) also turns the endpoint off when nothing was
+ * delivered to it since: it failed for the delivery's whole 24 hours. Without this, a quiet shop's
+ * endpoint whose one event failed all day was never turned off (its window is measured from the first
+ * failed attempt, a moment after the event, so the last try at 24 hours fell just short), and nobody
+ * was mailed until another event came.
  */
-async function endpointFailed(deps: OutcomeDeps, endpointId: string, at: Date): Promise<void> {
+async function endpointFailed(
+  deps: OutcomeDeps,
+  endpointId: string,
+  at: Date,
+  gaveUpOn: Date | undefined,
+): Promise<void> {
   const mailed = await deps.db.transaction(async (tx) => {
     const [endpoint] = await tx
       .update(webhookEndpoints)
@@ -111,7 +132,10 @@ async function endpointFailed(deps: OutcomeDeps, endpointId: string, at: Date): 
       .where(eq(webhookEndpoints.id, endpointId))
       .returning({ failingSince: webhookEndpoints.failingSince, enabled: webhookEndpoints.enabled });
     if (!endpoint?.enabled || !endpoint.failingSince) return false;
-    if (at.getTime() - endpoint.failingSince.getTime() < RETRY_WINDOW_MS) return false;
+    const windowOver = at.getTime() - endpoint.failingSince.getTime() >= RETRY_WINDOW_MS;
+    if (!windowOver && (gaveUpOn === undefined || (await deliveredSince(tx, endpointId, gaveUpOn)))) {
+      return false;
+    }
     const [off] = await tx
       .update(webhookEndpoints)
       .set({ enabled: false, disabledReason: DISABLED_REASON, updatedAt: at })

@@ -190,6 +190,68 @@ describe('an endpoint failing for 24 hours', () => {
   });
 });
 
+describe('one event failing for its whole 24 hours', () => {
+  /** Drains at each due try until the endpoint's deliveries are all settled (a day and a bit). */
+  async function untilSettled(endpointId: string) {
+    for (let step = 0; step < 20; step += 1) {
+      await drain();
+      const rows = await deliveriesOf(ctx.db, endpointId);
+      if (rows.every((r) => r.status !== 'pending')) return rows;
+      const due = Math.min(
+        ...rows.filter((r) => r.status === 'pending').map((r) => r.nextAttemptAt.getTime()),
+      );
+      clock.advance(Math.max(0, due - clock.now().getTime()));
+    }
+    throw new Error('the deliveries never settled');
+  }
+  const offMails = () =>
+    ctx.db.select().from(mailOutbox).where(eq(mailOutbox.subject, 'A webhook endpoint was turned off'));
+
+  it('turns a quiet endpoint off at its last try, and mails the owner', async () => {
+    const endpoint = await createEndpoint(ctx.app, admin, {
+      url: receiver.url('/quiet'),
+      events: ['order.paid'],
+    });
+    const mailsBefore = (await offMails()).length;
+    receiver.fallback = 500;
+    try {
+      await sendTest(endpoint._id);
+      // The worker's first try comes a moment after the event (its poll), as it does in a shop.
+      clock.advance(1000);
+      const rows = await untilSettled(endpoint._id);
+      expect(rows.map((r) => r.status)).toEqual(['failed']);
+      expect(rows[0]!.attempts).toBe(BACKOFF_MS.length + 2);
+    } finally {
+      receiver.fallback = 200;
+    }
+    expect(await endpointOf(endpoint._id)).toMatchObject({ enabled: false, disabledReason: DISABLED_REASON });
+    expect((await offMails()).length).toBe(mailsBefore + 1);
+  });
+
+  it('leaves an endpoint on when other deliveries got through meanwhile', async () => {
+    const endpoint = await createEndpoint(ctx.app, admin, {
+      url: receiver.url('/picky'),
+      events: ['order.paid'],
+    });
+    const mailsBefore = (await offMails()).length;
+    receiver.fallback = 500;
+    try {
+      await sendTest(endpoint._id);
+      await drain();
+      // A second event gets through once; the first keeps failing to the end of its day.
+      receiver.answers.push(200);
+      await sendTest(endpoint._id);
+      await drain();
+      const rows = await untilSettled(endpoint._id);
+      expect(rows.map((r) => r.status).sort()).toEqual(['failed', 'succeeded']);
+    } finally {
+      receiver.fallback = 200;
+    }
+    expect(await endpointOf(endpoint._id)).toMatchObject({ enabled: true, disabledReason: null });
+    expect((await offMails()).length).toBe(mailsBefore);
+  });
+});
+
 describe('the log', () => {
   it('keeps events 30 days, and longer while one of their deliveries is pending', async () => {
     const endpoint = await createEndpoint(ctx.app, admin, {
