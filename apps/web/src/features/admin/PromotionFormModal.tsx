@@ -25,6 +25,7 @@ import {
   type PromotionFormValues,
 } from './promotion-form';
 import { validateAndSend } from './submit';
+import { ProblemList } from '../../ui/ProblemList';
 
 const legendClass = 'mb-1 text-sm font-semibold tracking-wide text-cyan-300 uppercase';
 
@@ -259,13 +260,7 @@ export function PromotionFormModal({
           />
           Active
         </label>
-        {problems.length > 0 && (
-          <ul role="alert" className="text-red-500">
-            {problems.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        )}
+        <ProblemList problems={problems} />
         <div className="flex flex-wrap justify-end gap-3">
           <button type="button" className="btn btn-secondary" onClick={onClose}>
             Cancel

@@ -3,6 +3,7 @@ import { Field } from './fields';
 import { OptionsEditor } from './OptionsEditor';
 import { hasOptions, updateRow, type VariantsDraft } from './variant-draft';
 import { TRADE_IN_CREDIT_HINT, TRADE_IN_CREDIT_LABEL, VariantsTable } from './VariantsTable';
+import { ProblemList } from '../../ui/ProblemList';
 
 /**
  * Price, stock, options and variants of Add Product and Update Product (issue 31). Without options the
@@ -83,13 +84,7 @@ export function VariantsEditor({
       <div role="status" aria-live="polite" className="text-sm text-zinc-300 empty:-mt-4">
         {notice}
       </div>
-      {problems.length > 0 && (
-        <ul role="alert" className="text-red-500">
-          {problems.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      )}
+      <ProblemList problems={problems} />
     </div>
   );
 }

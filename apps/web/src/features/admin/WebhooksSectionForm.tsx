@@ -21,6 +21,7 @@ import {
   type WebhookFormValues,
 } from './webhook-form';
 import { useCreateWebhookMutation, useUpdateWebhookMutation } from './webhooksApi';
+import { ProblemList } from '../../ui/ProblemList';
 
 const legendClass = 'mb-1 text-sm font-semibold tracking-wide text-cyan-300 uppercase';
 
@@ -132,13 +133,7 @@ export function WebhooksSectionForm({
             hint="Optional: whsec_ and base64. Empty: the shop makes one, shown once after you add the endpoint."
           />
         )}
-        {problems.length > 0 && (
-          <ul role="alert" className="text-red-500">
-            {problems.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        )}
+        <ProblemList problems={problems} />
         <div className="flex flex-wrap justify-end gap-3">
           <button type="button" className="btn btn-secondary" onClick={onClose}>
             Cancel
