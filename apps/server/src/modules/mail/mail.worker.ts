@@ -2,6 +2,7 @@ import { and, asc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema/index.js';
+import { type DrainLoop, drainLoop } from '../../lib/drain-loop.js';
 import type { MailTransport } from './mail.transport.js';
 
 /** When a mail was queued, to the microsecond, as text that sorts (UTC, fixed width). */
@@ -30,12 +31,8 @@ export interface DrainResult {
   failed: number;
 }
 
-export interface MailWorker {
-  start(): void;
-  /** Stops polling and waits for the batch being sent, if any. */
-  stop(): Promise<void>;
-  /** A mail was just queued: send now instead of at the next poll. No-op unless started. */
-  kick(): void;
+/** `kick()`: a mail was just queued, send now instead of at the next poll (no-op unless started). */
+export interface MailWorker extends DrainLoop {
   /** Claims and sends one batch of due mails (tests call it directly). */
   drainOnce(): Promise<DrainResult>;
 }
@@ -61,11 +58,6 @@ export function createMailWorker({
   now = () => new Date(),
   renewEveryMs = RENEW_EVERY_MS,
 }: MailWorkerOptions): MailWorker {
-  let started = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-
   /**
    * Claims due mails in one statement: SKIP LOCKED lets several instances claim side by side without
    * waiting on or double-claiming each other's rows, and pushing next_attempt_at past the lease keeps
@@ -190,49 +182,17 @@ export function createMailWorker({
     return result;
   }
 
-  function schedule(delayMs: number) {
-    if (!started) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, delayMs);
-    timer.unref();
-  }
-
-  function run() {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        let full = true;
-        while (started && (full || again)) {
-          again = false;
-          const { sent, retrying, failed } = await drainOnce();
-          full = sent + retrying + failed === MAIL_BATCH_SIZE;
-        }
-      } catch (error) {
-        log.error({ err: error }, 'mail worker could not read the outbox');
-      } finally {
-        running = undefined;
-        schedule(pollMs);
-      }
-    })();
-  }
+  const loop = drainLoop({
+    drainOnce: async () => {
+      const { sent, retrying, failed } = await drainOnce();
+      return sent + retrying + failed === MAIL_BATCH_SIZE;
+    },
+    pollMs,
+    onError: (error) => log.error({ err: error }, 'mail worker could not read the outbox'),
+  });
 
   return {
-    start() {
-      if (started) return;
-      started = true;
-      schedule(0);
-    },
-    async stop() {
-      started = false;
-      clearTimeout(timer);
-      await running;
-    },
-    kick() {
-      if (started) schedule(0);
-    },
+    ...loop,
     drainOnce,
   };
 }

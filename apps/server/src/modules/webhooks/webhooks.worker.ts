@@ -3,6 +3,7 @@ import { and, asc, eq, getTableColumns, inArray, isNull, lt, sql } from 'drizzle
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../../db/schema/index.js';
+import { type DrainLoop, drainLoop } from '../../lib/drain-loop.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { PublicUrlOf } from '../../lib/urls.js';
 import type { Resolve } from './webhooks.address.js';
@@ -36,12 +37,8 @@ export interface WebhookDrainResult {
   failed: number;
 }
 
-export interface WebhookWorker {
-  start(): void;
-  /** Stops polling and waits for the batch being sent. */
-  stop(): Promise<void>;
-  /** Something is due now (a test event, a retry): send it without waiting for the poll. */
-  kick(): void;
+/** `kick()`: something is due now (a test event, a retry), send it without waiting for the poll. */
+export interface WebhookWorker extends DrainLoop {
   /** Claims and sends one batch of due deliveries (tests call it directly). */
   drainOnce(): Promise<WebhookDrainResult>;
   /**
@@ -134,11 +131,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const pollMs = options.pollMs ?? 2000;
   const claim = claimer(db, clock);
   const outcome: OutcomeDeps = { ...options, clock };
-  let started = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-
   /** The event's body: built once by whichever worker comes first, then read by every other. */
   async function payloadOf(row: Claimed): Promise<string> {
     if (row.payload !== null) return row.payload;
@@ -245,50 +237,18 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     }
   }
 
-  function schedule(delayMs: number) {
-    if (!started) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, delayMs);
-    timer.unref();
-  }
-
-  function run() {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        let full = true;
-        while (started && (full || again)) {
-          again = false;
-          const { succeeded, retrying, failed } = await drainOnce();
-          full = succeeded + retrying + failed >= WEBHOOK_BATCH_SIZE;
-        }
-        if (started) await pruneNow();
-      } catch (error) {
-        log.error({ err: error }, 'webhook worker could not read its outbox');
-      } finally {
-        running = undefined;
-        schedule(pollMs);
-      }
-    })();
-  }
+  const loop = drainLoop({
+    drainOnce: async () => {
+      const { succeeded, retrying, failed } = await drainOnce();
+      return succeeded + retrying + failed >= WEBHOOK_BATCH_SIZE;
+    },
+    afterDrain: pruneNow,
+    pollMs,
+    onError: (error) => log.error({ err: error }, 'webhook worker could not read its outbox'),
+  });
 
   return {
-    start() {
-      if (started) return;
-      started = true;
-      schedule(0);
-    },
-    async stop() {
-      started = false;
-      clearTimeout(timer);
-      await running;
-    },
-    kick() {
-      if (started) schedule(0);
-    },
+    ...loop,
     drainOnce,
     pruneOnce,
   };
