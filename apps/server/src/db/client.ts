@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.js';
+import { prepareRepeatedStatements } from './pglite-statements.js';
 import { createStatementNamer, namingClient } from './statement-cache.js';
 
 export type Schema = typeof schema;
@@ -167,6 +168,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     ...(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {}),
   });
   await client.exec(SEARCH_SESSION_SQL);
+  prepareRepeatedStatements(client);
   takeTurns(client);
   const db = drizzlePglite(client, { schema });
   return {

@@ -1,0 +1,150 @@
+import {
+  type PGlite,
+  type QueryOptions,
+  type Results,
+  type Transaction,
+  parse,
+  protocol,
+} from '@electric-sql/pglite';
+import { hasPostgresCode } from '../lib/errors.js';
+import { type StatementCacheLimits, type StatementNamer, createStatementNamer } from './statement-cache.js';
+
+/** A message PostgreSQL answered, as PGlite decodes it. */
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
+type RowDescription = InstanceType<typeof protocol.messages.RowDescriptionMessage>;
+
+/**
+ * Prepared statements for PGlite, as statement-cache.ts gives node-postgres (issue 28).
+ *
+ * PGlite's `query` sends every statement unnamed and in six calls into the database: Parse, Describe
+ * (to learn the parameters' types), Bind, Describe, Execute and Sync, each a separate pass through
+ * PostgreSQL's protocol loop and its own batch of messages to decode. PostgreSQL then parses, analyses
+ * and plans the text again each time. A checkout sends about twenty statements, all of them in the
+ * event loop, on the one thread browsing also needs.
+ *
+ * A text sent a second time is prepared under a name instead (Parse and Describe once, in one call),
+ * and from then on runs as Bind, Execute and Sync in a single call, its parameter types and result
+ * columns read from what the Describe answered. After five runs PostgreSQL may keep a generic plan.
+ * Texts marked CUSTOM_PLAN, longer ones and those past the caps go through PGlite's own path, as do
+ * first sightings. The answer is PGlite's own result object, decoded by its own parser.
+ */
+interface Prepared {
+  paramTypes: number[];
+  /** The statement's RowDescription, or none for a statement that returns no rows. */
+  columns: RowDescription | undefined;
+}
+
+type Query = (text: string, params?: unknown[], options?: QueryOptions) => Promise<Results>;
+
+/** What this module reaches of PGlite beyond its documented interface (all on the instance). */
+interface PGliteInternals {
+  _checkReady(): Promise<void>;
+  _runExclusiveTransaction<T>(work: () => Promise<T>): Promise<T>;
+  _runExclusiveQuery<T>(work: () => Promise<T>): Promise<T>;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.length;
+  }
+  return whole;
+}
+
+/** The same test as statement-cache.ts's: a migration changed a prepared statement's result columns. */
+function isStalePlan(error: unknown): boolean {
+  return (
+    hasPostgresCode(error, '0A000') &&
+    error instanceof Error &&
+    error.message.includes('cached plan must not change result type')
+  );
+}
+
+/**
+ * Makes `client` (and every transaction it opens) run repeated statements as prepared ones. Call it
+ * once, right after the client is created and before anything queries it.
+ */
+export function prepareRepeatedStatements(client: PGlite, limits: Partial<StatementCacheLimits> = {}): void {
+  const namer: StatementNamer = createStatementNamer(limits);
+  const statements = new Map<string, Prepared>();
+  const internals = client as unknown as PGliteInternals;
+  const ownQuery: Query = client.query.bind(client) as Query;
+  const ownTransaction = client.transaction.bind(client);
+
+  async function prepare(name: string, text: string): Promise<Prepared> {
+    const answer = await client.execProtocolStream(
+      concat([
+        protocol.serialize.parse({ name, text }),
+        protocol.serialize.describe({ type: 'S', name }),
+        protocol.serialize.sync(),
+      ]),
+      { syncToFs: false },
+    );
+    const prepared: Prepared = {
+      paramTypes: parse.parseDescribeStatementResults(answer),
+      columns: answer.find((message): message is RowDescription => message.name === 'rowDescription'),
+    };
+    statements.set(name, prepared);
+    return prepared;
+  }
+
+  /** Runs the named statement; the caller holds the transaction's turn (or is inside one). */
+  function run(
+    name: string,
+    text: string,
+    params: unknown[],
+    options: QueryOptions | undefined,
+    inTransaction: boolean,
+  ) {
+    return internals._runExclusiveQuery(async () => {
+      const prepared = statements.get(name) ?? (await prepare(name, text));
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const type = prepared.paramTypes[i]!;
+        const serializer = options?.serializers?.[type] ?? client.serializers[type];
+        return serializer ? serializer(value) : String(value);
+      });
+      let answer: BackendMessage[];
+      try {
+        answer = await client.execProtocolStream(
+          concat([
+            protocol.serialize.bind({ statement: name, values }),
+            protocol.serialize.execute({}),
+            protocol.serialize.sync(),
+          ]),
+          { syncToFs: false },
+        );
+      } catch (error) {
+        if (isStalePlan(error)) {
+          statements.delete(name);
+          namer.forget(text);
+        }
+        throw error;
+      }
+      if (!inTransaction) await client.syncToFs();
+      const messages = prepared.columns ? [prepared.columns, ...answer] : answer;
+      return parse.parseResults(messages, client.parsers, options)[0]!;
+    });
+  }
+
+  const query: Query = async (text, params = [], options) => {
+    const name = namer.nameOf(text);
+    if (name === undefined || options?.blob) return ownQuery(text, params, options);
+    await internals._checkReady();
+    return internals._runExclusiveTransaction(() => run(name, text, params, options, false));
+  };
+  client.query = query as PGlite['query'];
+
+  client.transaction = (async <T>(work: (tx: Transaction) => Promise<T>) =>
+    ownTransaction((tx) => {
+      const ownTxQuery: Query = tx.query.bind(tx) as Query;
+      const txQuery: Query = async (text, params = [], options) => {
+        const name = namer.nameOf(text);
+        if (name === undefined || options?.blob || tx.closed) return ownTxQuery(text, params, options);
+        return run(name, text, params, options, true);
+      };
+      return work(Object.assign(Object.create(tx) as Transaction, { query: txQuery }));
+    })) as PGlite['transaction'];
+}
