@@ -5,6 +5,7 @@ import {
   type Transaction,
   parse,
   protocol,
+  types,
 } from '@electric-sql/pglite';
 import { hasPostgresCode } from '../lib/errors.js';
 import { type StatementCacheLimits, type StatementNamer, createStatementNamer } from './statement-cache.js';
@@ -51,6 +52,58 @@ function concat(parts: Uint8Array[]): Uint8Array {
     at += part.length;
   }
   return whole;
+}
+
+/**
+ * The rows of an answer, as PGlite's `parseResults` gives them. That function merges every type's
+ * parser with the query's own (Drizzle passes four) into a new object on each call, which cost more
+ * than the rest of the decoding; this looks up each column's parser once per answer instead.
+ */
+function decode(
+  prepared: Prepared,
+  answer: BackendMessage[],
+  options: QueryOptions | undefined,
+  ownParsers: PGlite['parsers'],
+): Results {
+  const columns = prepared.columns?.fields ?? [];
+  const fields = columns.map(({ name, dataTypeID }) => ({ name, dataTypeID }));
+  const parsers = columns.map(
+    ({ dataTypeID }) => options?.parsers?.[dataTypeID] ?? ownParsers[dataTypeID] ?? types.parsers[dataTypeID],
+  );
+  const value = (raw: string | null, i: number) => {
+    if (raw === null) return null;
+    const parser = parsers[i];
+    return parser ? parser(raw, columns[i]!.dataTypeID) : raw;
+  };
+  const rows: unknown[] = [];
+  let done: { command: string; count: number } | undefined;
+  for (const message of answer) {
+    if (message.name === 'dataRow') {
+      const raw = (message as InstanceType<typeof protocol.messages.DataRowMessage>).fields;
+      if (options?.rowMode === 'array') rows.push(raw.map(value));
+      else {
+        const row: Record<string, unknown> = {};
+        raw.forEach((cell, i) => {
+          row[columns[i]!.name] = value(cell, i);
+        });
+        rows.push(row);
+      }
+    } else if (message.name === 'commandComplete') {
+      const words = (message as InstanceType<typeof protocol.messages.CommandCompleteMessage>).text.split(
+        ' ',
+      );
+      done = { command: words[0]!, count: parseInt(words.at(-1)!, 10) };
+    }
+  }
+  if (!done) return { rows: [], fields: [], affectedRows: 0 } as Results;
+  const changes = ['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(done.command) ? done.count : 0;
+  return {
+    rows,
+    fields,
+    command: done.command,
+    affectedRows: changes,
+    ...(Number.isNaN(done.count) ? {} : { rowCount: done.count }),
+  } as Results;
 }
 
 /** The same test as statement-cache.ts's: a migration changed a prepared statement's result columns. */
@@ -124,8 +177,7 @@ export function prepareRepeatedStatements(client: PGlite, limits: Partial<Statem
         throw error;
       }
       if (!inTransaction) await client.syncToFs();
-      const messages = prepared.columns ? [prepared.columns, ...answer] : answer;
-      return parse.parseResults(messages, client.parsers, options)[0]!;
+      return decode(prepared, answer, options, client.parsers);
     });
   }
 
