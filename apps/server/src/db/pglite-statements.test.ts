@@ -72,9 +72,14 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('PGlite prepares the statements i
     expect(Number(row!.price)).toBe(102);
   });
 
-  it('leaves statements marked for a custom plan unnamed', async () => {
+  it('leaves statements marked for a custom plan, or with their own parameter types, unnamed', async () => {
     const text = `select count(*)::int as n from things ${CUSTOM_PLAN}`;
     for (let run = 0; run < 3; run += 1) expect((await client.query(text)).rows).toEqual([{ n: 2 }]);
+    // Parameter types given by the caller are PGlite's own business too.
+    const typed = 'select $1 as x';
+    for (let run = 0; run < 3; run += 1) {
+      expect((await client.query(typed, ['5'], { paramTypes: [types.INT4] })).rows).toEqual([{ x: 5 }]);
+    }
     expect(await prepared(client)).toEqual([]);
   });
 

@@ -115,6 +115,9 @@ function isStalePlan(error: unknown): boolean {
   );
 }
 
+/** Options this module does not carry over (none of the shop's own calls uses them). */
+const ownPathFor = (options: QueryOptions | undefined) => Boolean(options?.blob || options?.paramTypes);
+
 /**
  * Makes `client` (and every transaction it opens) run repeated statements as prepared ones. Call it
  * once, right after the client is created and before anything queries it.
@@ -167,7 +170,7 @@ export function prepareRepeatedStatements(client: PGlite, limits: Partial<Statem
             protocol.serialize.execute({}),
             protocol.serialize.sync(),
           ]),
-          { syncToFs: false },
+          { syncToFs: false, ...(options?.onNotice ? { onNotice: options.onNotice } : {}) },
         );
       } catch (error) {
         if (isStalePlan(error)) {
@@ -183,7 +186,7 @@ export function prepareRepeatedStatements(client: PGlite, limits: Partial<Statem
 
   const query: Query = async (text, params = [], options) => {
     const name = namer.nameOf(text);
-    if (name === undefined || options?.blob) return ownQuery(text, params, options);
+    if (name === undefined || ownPathFor(options)) return ownQuery(text, params, options);
     await internals._checkReady();
     return internals._runExclusiveTransaction(() => run(name, text, params, options, false));
   };
@@ -194,7 +197,7 @@ export function prepareRepeatedStatements(client: PGlite, limits: Partial<Statem
       const ownTxQuery: Query = tx.query.bind(tx) as Query;
       const txQuery: Query = async (text, params = [], options) => {
         const name = namer.nameOf(text);
-        if (name === undefined || options?.blob || tx.closed) return ownTxQuery(text, params, options);
+        if (name === undefined || ownPathFor(options) || tx.closed) return ownTxQuery(text, params, options);
         return run(name, text, params, options, true);
       };
       return work(Object.assign(Object.create(tx) as Transaction, { query: txQuery }));
