@@ -27,7 +27,8 @@ type RowDescription = InstanceType<typeof protocol.messages.RowDescriptionMessag
  * and from then on runs as Bind, Execute and Sync in a single call, its parameter types and result
  * columns read from what the Describe answered. After five runs PostgreSQL may keep a generic plan.
  * Texts marked CUSTOM_PLAN, longer ones and those past the caps go through PGlite's own path, as do
- * first sightings. The answer is PGlite's own result object, decoded by its own parser.
+ * first sightings, and calls with their own parameter types or a blob. The answer has the shape and
+ * values of PGlite's own (decode below; the tests compare the two).
  */
 interface Prepared {
   paramTypes: number[];
