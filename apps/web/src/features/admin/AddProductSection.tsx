@@ -8,6 +8,7 @@ import {
   MAX_PRODUCT_IMAGES,
 } from '@pixel-vault/shared';
 import { ImageDropZone, useImageFiles } from '../../ui/ImageDropZone';
+import { ProblemList } from '../../ui/ProblemList';
 import { useAddProductMutation } from './api';
 import { Field, SelectField, TextAreaField } from './fields';
 import { PlatformField } from './PlatformField';
@@ -126,13 +127,7 @@ export function AddProductSection() {
         onAdd={images.add}
         onRemove={images.remove}
       />
-      {problems.form.length > 0 && (
-        <ul role="alert" className="text-red-500">
-          {problems.form.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      )}
+      <ProblemList problems={problems.form} />
       {refusal && !skuTaken && (
         <p role="alert" className="text-red-500">
           {refusal.message}

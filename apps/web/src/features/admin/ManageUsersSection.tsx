@@ -4,6 +4,7 @@ import { errorMessage } from '../../app/api';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Modal } from '../../ui/Modal';
+import { ProblemList } from '../../ui/ProblemList';
 import { Spinner } from '../../ui/Spinner';
 import {
   useAddAdminUserMutation,
@@ -21,17 +22,6 @@ import { validateAndSend } from './submit';
 
 export const CONFIRM_DELETE_USER = 'Are you sure you want to delete this user?';
 export const confirmPasswordReset = (email: string) => `Send a password reset link to ${email}?`;
-
-function RedLines({ messages }: { messages: readonly string[] }) {
-  if (messages.length === 0) return null;
-  return (
-    <ul role="alert" className="text-red-500">
-      {messages.map((message) => (
-        <li key={message}>{message}</li>
-      ))}
-    </ul>
-  );
-}
 
 function AddUserForm() {
   const [values, setValues] = useState({ name: '', email: '', password: '' });
@@ -77,7 +67,7 @@ function AddUserForm() {
           required
         />
       </div>
-      <RedLines messages={errors} />
+      <ProblemList problems={errors} />
       <button type="submit" className="btn btn-primary self-start" disabled={isLoading}>
         Add New User
       </button>
@@ -119,7 +109,7 @@ function EditUserModal({ user, onClose }: { user: PublicUser; onClose: () => voi
         >
           {isAdmin ? 'Revoke Admin' : 'Make Admin'}
         </button>
-        <RedLines messages={errors} />
+        <ProblemList problems={errors} />
         <div className="flex justify-end gap-3">
           <button type="button" className="btn btn-secondary" onClick={onClose}>
             Close

@@ -4,6 +4,7 @@ import { UpdateProductBody, type Product } from '@pixel-vault/shared';
 import { errorMessage } from '../../app/api';
 import { ErrorLine } from '../../ui/ErrorLine';
 import { Modal } from '../../ui/Modal';
+import { ProblemList } from '../../ui/ProblemList';
 import { Spinner } from '../../ui/Spinner';
 import { useGetProductToEditQuery, useUpdateProductMutation } from './api';
 import { PRODUCT_PARAM } from './dashboardLinks';
@@ -79,13 +80,7 @@ function EditProductModal({ product, onClose }: { product: Product; onClose: () 
           required
         />
         <VariantsEditor draft={draft} onChange={setDraft} problems={problems.variants} />
-        {problems.form.length > 0 && (
-          <ul role="alert" className="text-red-500">
-            {problems.form.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        )}
+        <ProblemList problems={problems.form} />
         <div className="flex justify-end gap-3">
           <button type="button" className="btn btn-secondary" onClick={onClose}>
             Cancel
