@@ -7,8 +7,12 @@ import {
   protocol,
   types,
 } from '@electric-sql/pglite';
-import { hasPostgresCode } from '../lib/errors.js';
-import { type StatementCacheLimits, type StatementNamer, createStatementNamer } from './statement-cache.js';
+import {
+  type StatementCacheLimits,
+  type StatementNamer,
+  createStatementNamer,
+  isStalePlan,
+} from './statement-cache.js';
 
 /** A message PostgreSQL answered, as PGlite decodes it. */
 type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
@@ -105,15 +109,6 @@ function decode(
     affectedRows: changes,
     ...(Number.isNaN(done.count) ? {} : { rowCount: done.count }),
   } as Results;
-}
-
-/** The same test as statement-cache.ts's: a migration changed a prepared statement's result columns. */
-function isStalePlan(error: unknown): boolean {
-  return (
-    hasPostgresCode(error, '0A000') &&
-    error instanceof Error &&
-    error.message.includes('cached plan must not change result type')
-  );
 }
 
 /** Options this module does not carry over (none of the shop's own calls uses them). */

@@ -73,7 +73,7 @@ export function createStatementNamer(limits: Partial<StatementCacheLimits> = {})
  * PostgreSQL refuses to run a prepared statement whose result columns changed type since it was
  * prepared (a migration run by a newer instance), on every later call on that connection.
  */
-function isStalePlan(error: unknown): boolean {
+export function isStalePlan(error: unknown): boolean {
   return (
     hasPostgresCode(error, '0A000') &&
     error instanceof Error &&
