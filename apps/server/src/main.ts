@@ -39,7 +39,7 @@ function readConfig(): Config {
 }
 
 async function main() {
-  // Before PGlite opens: the garbage collections it leads to would otherwise leave every nextTick slower.
+  // First: a full garbage collection between ticks would otherwise leave every nextTick slower.
   keepTickShape();
   const config = readConfig();
   // Asynchronous stdout, written 4 kB at a time instead of a syscall per line, and at least every
@@ -55,6 +55,12 @@ async function main() {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     onIdleError: (error) => log.warn({ err: error }, 'idle database connection lost'),
+    // Nothing works without it: exit, so whatever runs the shop starts it again (its files are kept).
+    onDatabaseExit: (error) => {
+      log.fatal({ err: error }, 'the embedded database stopped');
+      log.flush();
+      process.exit(1);
+    },
   });
   log.info({ kind: database.kind }, 'database opened');
   const applied = await migrate(database.db);

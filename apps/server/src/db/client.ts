@@ -1,9 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import type { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -11,8 +9,11 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.js';
-import { prepareRepeatedStatements } from './pglite-statements.js';
+import { PGLITE_OPTIONS, SEARCH_WORD_SIMILARITY } from './pglite-options.js';
+import { PGliteRemote } from './pglite-remote.js';
 import { createStatementNamer, namingClient } from './statement-cache.js';
+
+export { PGLITE_OPTIONS, SEARCH_WORD_SIMILARITY };
 
 export type Schema = typeof schema;
 /** One type for both engines: services never know which one they talk to. */
@@ -100,22 +101,15 @@ async function listenOnPostgres(
 }
 
 /**
- * Issue 33: a search word within this word similarity (pg_trgm, 0..1) of a word of a product's name
- * is a typo of it: "metriod" is 0.5 of "Metroid", "zelda ocarnia" 0.71 of "The Legend of Zelda:
- * Ocarina of Time". pg_trgm's default, 0.6, misses the first. The `<%` operator, which the trigram
- * indexes answer, reads it from the session, so every connection sets it when it opens.
- */
-export const SEARCH_WORD_SIMILARITY = 0.4;
-/**
- * And no JIT: PostgreSQL compiles a plan whose estimated cost is high, and a search over 100,000
- * products is estimated at millions: it spent 600 ms compiling a query that ran in 3 s (bench/search.ts).
+ * Every PostgreSQL connection gets the search's word similarity (pglite-options.ts), and no JIT:
+ * PostgreSQL compiles a plan whose estimated cost is high, and a search over 100,000 products is
+ * estimated at millions: it spent 600 ms compiling a query that ran in 3 s (bench/search.ts).
  * The shop's statements are short; compiling never pays back. PGlite is built without JIT.
  * And no parallel workers per statement: the shop's load is many short statements at once, and a
  * statement split over workers took their cores from the others' (and was slower even alone here: a
  * sorted page of all 100,000 products ran in 147 ms with two workers, 86 ms without).
  */
 const SEARCH_SESSION_OPTIONS = `-c pg_trgm.word_similarity_threshold=${SEARCH_WORD_SIMILARITY} -c jit=off -c max_parallel_workers_per_gather=0`;
-const SEARCH_SESSION_SQL = `SET pg_trgm.word_similarity_threshold = ${SEARCH_WORD_SIMILARITY}`;
 
 export interface OpenDatabaseOptions {
   /** postgres:// URL; unset = embedded PGlite in `dataDir/db`. */
@@ -128,6 +122,8 @@ export interface OpenDatabaseOptions {
   poolMax?: number;
   /** An idle PostgreSQL connection broke (database restart, network): worth a log line, not a crash. */
   onIdleError?: (error: Error) => void;
+  /** PGlite's thread died: every query fails from now on (the server exits, to be restarted). */
+  onDatabaseExit?: (error: Error) => void;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
@@ -163,14 +159,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // PGlite does not create missing parents itself.
     mkdirSync(options.dataDir, { recursive: true });
   }
-  const client = await PGlite.create(dataDir, {
-    ...PGLITE_OPTIONS,
-    ...(options.pgliteLoadDataDir ? { loadDataDir: options.pgliteLoadDataDir } : {}),
+  // PGlite runs on a thread of its own (pglite-remote.ts): the event loop answers requests while it works.
+  const client = await PGliteRemote.open({
+    dataDir,
+    loadDataDir: options.pgliteLoadDataDir,
+    onExit: options.onDatabaseExit,
   });
-  await client.exec(SEARCH_SESSION_SQL);
-  prepareRepeatedStatements(client);
-  takeTurns(client);
-  const db = drizzlePglite(client, { schema });
+  const db = drizzlePglite(client as unknown as PGlite, { schema });
   return {
     db: db as unknown as Database,
     kind: 'pglite',
@@ -185,37 +180,6 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     close: () => client.close(),
   };
 }
-
-/**
- * PGlite runs each statement in the process, synchronously, and answers it with a resolved promise:
- * a transaction of twenty statements runs from its first to its last without the event loop turning
- * once, and every request that arrived meanwhile waits for all of it (issue 28: with ten customers
- * checking out, a cached catalogue answer waited about 35 ms, and browsing fell to 5% of its rate).
- * So the database works in slices: once it has had the thread for PGLITE_SLICE_MS, its next statement
- * waits one turn of the event loop, and whoever is waiting is answered first. Not before every
- * statement: PGlite runs one transaction at a time, so a turn per statement made every checkout wait
- * for twenty turns (browsing 70%, checkout 27% of their rates alone). The slice shares the thread
- * between the two (bench/mixed.ts, ten checkouts beside 40 browsing connections, share of each alone):
- * 2 ms gave browsing 38% and checkout 62%, 1.5 ms 44% / 56%, 1.25 ms 46-49% / 48-55%, 1 ms 49-54% /
- * 44-50%. A millisecond: what a request waits at most for the database before it is answered.
- */
-export const PGLITE_SLICE_MS = 1;
-
-function takeTurns(client: PGlite) {
-  const exclusive = client as unknown as { _runExclusiveQuery<T>(work: () => Promise<T>): Promise<T> };
-  const runExclusive = exclusive._runExclusiveQuery.bind(client);
-  let sliceStart = performance.now();
-  exclusive._runExclusiveQuery = async (work) => {
-    if (performance.now() - sliceStart >= PGLITE_SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-    return runExclusive(work);
-  };
-}
-
-/** Every PGlite this app opens: trigram indexes for name search (issue 13), as PostgreSQL's contrib has. */
-export const PGLITE_OPTIONS = { extensions: { pg_trgm, unaccent } } as const;
 
 /** Raw SQL rows; both drivers answer `{ rows }`, which the engine-neutral type cannot promise. */
 export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]> {

@@ -7,10 +7,11 @@ import { type TestContext, createTestContext } from '../test/context.js';
  * Issue 28: PGlite answers each statement with a promise that is already resolved, so a transaction
  * of many statements ran start to end without the event loop turning once, and every request that
  * came in meanwhile waited for all of it (a cached catalogue answer waited ~35 ms behind ten
- * customers checking out). The database now gives the loop a turn after every PGLITE_SLICE_MS.
- * PostgreSQL's statements go over a socket, so the loop turns between them anyway.
+ * customers checking out). PGlite now runs on a thread of its own (db/pglite-remote.ts), so the loop
+ * answers requests while it works. PostgreSQL's statements go over a socket, so the loop turns between
+ * them anyway.
  */
-describe.runIf(!process.env.TEST_DATABASE_URL)('PGlite takes turns with the requests waiting', () => {
+describe.runIf(!process.env.TEST_DATABASE_URL)('PGlite leaves the event loop to the requests waiting', () => {
   let ctx: TestContext;
   let base: string;
 

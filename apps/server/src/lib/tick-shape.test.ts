@@ -8,7 +8,8 @@ import { REPO_ROOT } from '../test/server-process.js';
 /**
  * The state of V8's feedback at each computed-key property of the literal that Node's nextTick
  * builds its entries with, read from `%DebugPrint(process.nextTick)` in a process of its own that
- * opens PGlite as the shop does, then runs enough ticks for the feedback to be in use.
+ * opens PGlite as the shop does and collects its garbage, then runs enough ticks for the feedback to be
+ * in use.
  */
 async function tickLiteralFeedback(keep: boolean): Promise<string[]> {
   const src = path.join(REPO_ROOT, 'apps/server/src');
@@ -18,6 +19,10 @@ async function tickLiteralFeedback(keep: boolean): Promise<string[]> {
     keep ? 'keepTickShape();' : '',
     `const handle = await openDatabase({ dataDir: '', inMemory: true });`,
     `await handle.db.execute('select 1');`,
+    // PGlite opened in this thread once collected garbage here; on its own thread (issue 28) it does
+    // not, but any full collection between ticks does the same.
+    'for (let n = 0; n < 10; n++) await new Promise((resolve) => process.nextTick(resolve));',
+    'gc(); gc();',
     'for (let n = 0; n < 3000; n++) await new Promise((resolve) => process.nextTick(resolve));',
     `new Function('f', '%DebugPrint(f)')(process.nextTick);`,
     'await handle.close();',
@@ -29,7 +34,7 @@ async function tickLiteralFeedback(keep: boolean): Promise<string[]> {
   try {
     const child = spawn(
       process.execPath,
-      ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script],
+      ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
       { cwd: path.join(REPO_ROOT, 'apps/server'), stdio: ['ignore', fd, 'pipe'] },
     );
     let err = '';
@@ -46,7 +51,7 @@ async function tickLiteralFeedback(keep: boolean): Promise<string[]> {
 
 // The literal and V8's rule for it are Node 20's (V8 11.3); another Node is measured on its own.
 describe.runIf(process.versions.node.startsWith('20.'))('keepTickShape', () => {
-  it('keeps nextTick compiled through PGlite opening, which otherwise leaves it megamorphic', async () => {
+  it('keeps nextTick compiled through the database opening and a full collection, which otherwise leave it megamorphic', async () => {
     const [kept, notKept] = await Promise.all([tickLiteralFeedback(true), tickLiteralFeedback(false)]);
     // The entry's four properties: two symbols, callback and args.
     expect(kept).toEqual(['MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC']);

@@ -12,9 +12,10 @@ const held: { tick?: object } = {};
  * polymorphic: the first other map it sees makes the site megamorphic, for good, and nextTick then
  * adds its properties through a slower generic path. Between ticks nothing holds the maps but weak
  * references, so a garbage collection can take them and the next tick builds new ones. Opening
- * PGlite does exactly that: after it, the sites were megamorphic in every run looked at, and a
- * cached catalogue answer cost 49.7-52.8 us of CPU instead of 40.5-46.2 (issue 10, five
- * alternating runs each).
+ * PGlite in this thread did exactly that: after it, the sites were megamorphic in every run looked
+ * at, and a cached catalogue answer cost 49.7-52.8 us of CPU instead of 40.5-46.2 (issue 10, five
+ * alternating runs each). PGlite now runs on a thread of its own (issue 28), but any full collection
+ * between ticks does the same.
  *
  * Call it first, before PGlite opens: the held entry keeps its map, and every map it came from,
  * alive. On a Node that builds its entries differently, it holds one small object and changes

@@ -20,46 +20,9 @@ interface PgPool {
   options?: { max?: number };
 }
 
-/**
- * PGlite runs one statement or transaction at a time; everything else queues on its transaction
- * mutex (`_runExclusiveTransaction`: every top-level query and transaction goes through it; the
- * statements inside a transaction do not). It says nothing about that queue, so the call is counted
- * on its way in and out: `running` is 0 or 1 (its one "connection" in use), `queued` the callers
- * waiting. Installed once per PGlite, never removed (two increments per query); every app on it reads it.
- */
-interface PgliteQueue {
-  running: number;
-  queued: number;
-}
-interface PgliteLike {
-  _runExclusiveTransaction<T>(work: () => Promise<T>): Promise<T>;
-}
-const pgliteQueues = new WeakMap<object, PgliteQueue>();
-
-function pgliteQueue(client: PgliteLike): PgliteQueue {
-  let queue = pgliteQueues.get(client);
-  if (queue) return queue;
-  const counts: PgliteQueue = { running: 0, queued: 0 };
-  const original = client._runExclusiveTransaction.bind(client);
-  client._runExclusiveTransaction = (work) => {
-    counts.queued += 1;
-    return original(async () => {
-      counts.queued -= 1;
-      counts.running += 1;
-      try {
-        return await work();
-      } finally {
-        counts.running -= 1;
-      }
-    });
-  };
-  pgliteQueues.set(client, (queue = counts));
-  return queue;
-}
-
 type PoolReading = () => { inUse: number; waiting: number; size: number };
 
-/** The driver's handle behind drizzle (`$client`): a pg Pool, or a PGlite. */
+/** The driver's handle behind drizzle (`$client`): a pg Pool, or PGlite on its thread. */
 function poolReading(db: Database): PoolReading | undefined {
   const client = (db as unknown as { $client?: unknown }).$client;
   if (client && typeof client === 'object' && 'waitingCount' in client && 'idleCount' in client) {
@@ -70,9 +33,10 @@ function poolReading(db: Database): PoolReading | undefined {
       size: pool.options?.max ?? pool.totalCount,
     });
   }
-  if (client && typeof client === 'object' && '_runExclusiveTransaction' in client) {
-    const queue = pgliteQueue(client as PgliteLike);
-    return () => ({ inUse: queue.running, waiting: queue.queued, size: 1 });
+  if (client && typeof client === 'object' && 'poolState' in client) {
+    // PGlite on its thread (db/pglite-remote.ts) counts its own calls: one connection, the rest wait.
+    const remote = client as { poolState(): { inUse: number; waiting: number } };
+    return () => ({ ...remote.poolState(), size: 1 });
   }
   return undefined;
 }

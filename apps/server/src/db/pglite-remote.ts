@@ -1,0 +1,234 @@
+import { Worker } from 'node:worker_threads';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
+import { PGLITE_WORKER, type WireError, type WorkerReply, type WorkerRequest } from './pglite-worker.js';
+
+/**
+ * PGlite on a thread of its own (issue 28), as the app sees it: the part of PGlite's interface that
+ * drizzle (`query`, `transaction`) and the app (`listen`, `dumpDataDir`, `close`) use.
+ *
+ * In the app's own thread, PGlite ran every statement synchronously: while a checkout's twenty
+ * statements ran, no request was read and no page was sent, and the shop used one core of the
+ * machine's however many. On its own thread, the database works while the event loop answers
+ * requests, and each statement costs the app one message each way.
+ */
+
+type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/** PGlite's transaction, as drizzle's session uses it. */
+export interface RemoteTransaction {
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(text: string): Promise<Results[]>;
+  readonly closed: boolean;
+}
+
+/** PostgreSQL's error, as PGlite threw it: same message, code, detail, constraint… */
+function rebuild(error: WireError): Error {
+  const rebuilt = new Error(error.message) as Error & Record<string, unknown>;
+  Object.assign(rebuilt, error.fields);
+  rebuilt.name = error.name;
+  return rebuilt;
+}
+
+/** The worker's module: built JavaScript beside this file, or (tests, `npm run dev`) its TypeScript. */
+function startWorker(): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./pglite-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  if (!fromSource) return new Worker(entry, { workerData: PGLITE_WORKER });
+  // TypeScript needs tsx's loader in the worker too (execArgv's --import does not reach a worker).
+  return new Worker(
+    `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`,
+    { eval: true, workerData: PGLITE_WORKER },
+  );
+}
+
+export class PGliteRemote {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  readonly #listeners = new Map<string, Set<(payload: string) => void>>();
+  #nextId = 1;
+  #stopped: Error | undefined;
+  #closed = false;
+  /** Calls holding or waiting for the database (a transaction counts once, from begin to end). */
+  #outstanding = 0;
+
+  private constructor(onExit: (error: Error) => void) {
+    this.#worker = startWorker();
+    this.#worker.unref();
+    this.#worker.on('message', (reply: WorkerReply) => this.#receive(reply));
+    const stop = (error: Error) => {
+      if (this.#stopped) return;
+      this.#stopped = error;
+      for (const { reject } of this.#pending.values()) reject(error);
+      this.#pending.clear();
+      if (!this.#closed) onExit(error);
+    };
+    this.#worker.on('error', (error) =>
+      stop(new Error(`The database thread failed: ${error.message}`, { cause: error })),
+    );
+    this.#worker.on('exit', (code) => stop(new Error(`The database thread stopped (exit code ${code})`)));
+  }
+
+  /**
+   * Starts the thread and opens PGlite in it (in memory without `dataDir`). `onExit` is told if the
+   * thread dies while open: every call fails from then on.
+   */
+  static async open(options: {
+    dataDir?: string | undefined;
+    loadDataDir?: Blob | undefined;
+    onExit?: ((error: Error) => void) | undefined;
+  }): Promise<PGliteRemote> {
+    const remote = new PGliteRemote(options.onExit ?? (() => {}));
+    try {
+      await remote.#call({
+        op: 'open',
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      });
+    } catch (error) {
+      remote.#closed = true;
+      await remote.#worker.terminate();
+      throw error;
+    }
+    return remote;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The one connection's use, as a pool reports it (metrics.db.ts). */
+  poolState(): { inUse: number; waiting: number } {
+    const inUse = Math.min(1, this.#outstanding);
+    return { inUse, waiting: this.#outstanding - inUse };
+  }
+
+  #receive(reply: WorkerReply) {
+    if ('notify' in reply) {
+      for (const listener of this.#listeners.get(reply.notify) ?? []) listener(reply.payload);
+      return;
+    }
+    const pending = this.#pending.get(reply.id);
+    if (!pending) return;
+    this.#pending.delete(reply.id);
+    // Only calls in flight keep the process alive (a script ends once its last query is answered).
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (reply.ok) pending.resolve(reply.value);
+    else pending.reject(rebuild(reply.error));
+  }
+
+  #call<T>(request: Request): Promise<T> & { id: number } {
+    const id = this.#nextId++;
+    const answer = new Promise<T>((resolve, reject) => {
+      if (this.#stopped) {
+        reject(this.#stopped);
+        return;
+      }
+      if (this.#pending.size === 0) this.#worker.ref();
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ ...request, id } as WorkerRequest);
+    });
+    return Object.assign(answer, { id });
+  }
+
+  async #counted<T>(work: () => Promise<T>): Promise<T> {
+    this.#outstanding += 1;
+    try {
+      return await work();
+    } finally {
+      this.#outstanding -= 1;
+    }
+  }
+
+  #query<T>(text: string, params: unknown[] | undefined, options: QueryOptions | undefined, tx?: number) {
+    return this.#call<Results<T>>({
+      op: 'query',
+      text,
+      params: params ?? [],
+      ...(tx === undefined ? {} : { tx }),
+      ...(options?.rowMode ? { rowMode: options.rowMode } : {}),
+      ...(options?.parsers ? { rawTypes: Object.keys(options.parsers).map(Number) } : {}),
+    });
+  }
+
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.#counted(() => this.#query<T>(text, params, options));
+  }
+
+  exec(text: string): Promise<Results[]> {
+    return this.#counted(() => this.#call<Results[]>({ op: 'exec', text }));
+  }
+
+  /**
+   * Runs `work` in a transaction: committed when it resolves, rolled back when it throws (and the
+   * error thrown again). Everything else waits for it, as on PGlite itself.
+   */
+  transaction<T>(work: (tx: RemoteTransaction) => Promise<T>): Promise<T> {
+    return this.#counted(async () => {
+      // Not waited for: the first statement follows at once (pglite-worker.ts). A BEGIN that failed
+      // fails the transaction, whether or not its work asked anything.
+      const begin = this.#call<void>({ op: 'begin' });
+      begin.catch(() => {});
+      let closed = false;
+      const whileOpen = <R>(call: () => Promise<R>) =>
+        closed ? Promise.reject(new Error('Transaction is closed')) : call();
+      const tx: RemoteTransaction = {
+        query: (text, params, options) => whileOpen(() => this.#query(text, params, options, begin.id)),
+        exec: (text) => whileOpen(() => this.#call({ op: 'exec', text, tx: begin.id })),
+        get closed() {
+          return closed;
+        },
+      };
+      let result: T;
+      try {
+        result = await work(tx);
+      } catch (error) {
+        closed = true;
+        // The rollback's own failure (a dead thread) says less than what made the work fail.
+        await this.#call({ op: 'end', tx: begin.id, commit: false }).catch(() => {});
+        throw error;
+      }
+      closed = true;
+      await this.#call({ op: 'end', tx: begin.id, commit: true });
+      return result;
+    });
+  }
+
+  /** LISTEN on `channel`; answers the function that stops this listener. */
+  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    let listeners = this.#listeners.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.#listeners.set(channel, listeners);
+      await this.#call({ op: 'listen', channel });
+    }
+    listeners.add(onPayload);
+    return async () => {
+      const current = this.#listeners.get(channel);
+      if (!current?.delete(onPayload) || current.size > 0) return;
+      this.#listeners.delete(channel);
+      if (!this.#closed && !this.#stopped) await this.#call({ op: 'unlisten', channel });
+    };
+  }
+
+  /** The data directory as a tar (backups). */
+  dumpDataDir(compression: 'none'): Promise<Blob> {
+    void compression;
+    return this.#counted(() => this.#call<Blob>({ op: 'dump' }));
+  }
+
+  /** Ends the thread at once, as a crash would (its files as a kill -9 leaves them): for tests. */
+  async terminate(): Promise<void> {
+    await this.#worker.terminate();
+  }
+
+  /** Closes PGlite (its files written) and ends the thread. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      if (!this.#stopped) await this.#call({ op: 'close' });
+    } finally {
+      this.#closed = true;
+      await this.#worker.terminate();
+    }
+  }
+}
