@@ -7,6 +7,7 @@ import { makeCartItem } from '../test/factories';
 import { jsonResponse } from '../test/fetch';
 import { makeUser } from '../test/users';
 import { addToCart, removeFromCart, updateQty } from './cartSlice';
+import { restored } from './sessionSlice';
 import { cartSyncMiddleware } from './cartSyncLoader';
 import { createCartSync, fromServerLines, SAVE_DELAY_MS, toCartInput } from './cartSync';
 import { makeStore, type AppStore } from './store';
@@ -289,6 +290,46 @@ describe('cart sync loader', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
+  });
+
+  it('merges a change made while the sync loads (an early Add to Cart), instead of reading it away', async () => {
+    vi.useRealTimers();
+    // A page opened logged in: the account's cart (empty on the server) is read back once the sync's
+    // chunk has loaded. The shopper taps Add to Cart before that.
+    const store = loggedInStore();
+    const server = fakeServer((call) =>
+      call.method === 'GET' ? cartOf([]) : cartOf([serverLine({ product: 'p7', variant: 'v7' })]),
+    );
+    vi.stubGlobal('fetch', server.fetch);
+    const middleware = cartSyncMiddleware(store);
+    const next = (action: unknown) => store.dispatch(action as UnknownAction);
+    const dispatch = middleware({ getState: store.getState, dispatch: store.dispatch })(next);
+    dispatch(restored());
+    dispatch(addToCart(makeCartItem({ product: 'p7', variant: 'v7', qty: 1 })));
+    await vi.waitFor(() => expect(server.calls).toHaveLength(1));
+    // Without the merge: a GET, whose empty cart replaced the one the shopper had just filled.
+    expect(server.calls[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/cart/merge',
+      body: { items: [{ product: 'p7', variant: 'v7', qty: 1 }] },
+    });
+    await vi.waitFor(() => expect(store.getState().cart.cartItems).toHaveLength(1));
+    expect(store.getState().cart.cartItems[0]).toMatchObject({ product: 'p7', variant: 'v7' });
+    dispatch(logout());
+  });
+
+  it('reads the account’s cart back when nothing changed while the sync loaded', async () => {
+    vi.useRealTimers();
+    const store = loggedInStore();
+    const server = fakeServer(() => cartOf([serverLine({ qty: 2 })]));
+    vi.stubGlobal('fetch', server.fetch);
+    const middleware = cartSyncMiddleware(store);
+    const next = (action: unknown) => store.dispatch(action as UnknownAction);
+    const dispatch = middleware({ getState: store.getState, dispatch: store.dispatch })(next);
+    dispatch(restored());
+    await vi.waitFor(() => expect(store.getState().cart.cartItems).toHaveLength(1));
+    expect(server.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['GET /api/cart']);
+    dispatch(logout());
   });
 
   it('empties the browser’s cart at Sign Out of a logged-in shopper, and never a visitor’s', () => {
