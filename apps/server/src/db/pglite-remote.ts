@@ -125,7 +125,14 @@ export class PGliteRemote {
       }
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#worker.postMessage({ ...request, id } as WorkerRequest);
+      try {
+        this.#worker.postMessage({ ...request, id } as WorkerRequest);
+      } catch (error) {
+        // A parameter that cannot cross (DataCloneError): this call fails, nothing is left waiting.
+        this.#pending.delete(id);
+        if (this.#pending.size === 0) this.#worker.unref();
+        reject(error as Error);
+      }
     });
     return Object.assign(answer, { id });
   }
