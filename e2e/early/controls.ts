@@ -343,31 +343,26 @@ const SHOPPER_NAME = 'Early Tapper';
 const shoppers = new Map<string, Promise<string>>();
 
 /**
- * A shopper's e-mail: an account the admin adds (spec: POST /api/users/admin/add). Not registered: the
- * shop lets an address register 20 accounts an hour, which the other journeys of the e2e run use.
+ * A new shopper's e-mail: an account the admin adds (spec: POST /api/users/admin/add), its cart empty.
+ * Not registered: the shop lets an address register 20 accounts an hour, which the other journeys of
+ * the e2e run use.
  */
+async function freshShopper(api: ShopApi): Promise<string> {
+  const address = `early-tapper-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const { token } = await api.post<{ token: string }>('/api/users/login', ADMIN);
+  await api.post('/api/users/admin/add', { name: SHOPPER_NAME, email: address, password: PASSWORD }, token);
+  return address;
+}
+
+/** The shop's one shopper (freshShopper), made once and kept for the runs that follow. */
 function shopperOf(api: ShopApi): Promise<string> {
   let email = shoppers.get(api.base);
   if (!email) {
-    const address = `early-tapper-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-    email = api
-      .post<{ token: string }>('/api/users/login', ADMIN)
-      .then(({ token }) =>
-        api.post('/api/users/admin/add', { name: SHOPPER_NAME, email: address, password: PASSWORD }, token),
-      )
-      .then(() => address);
+    email = freshShopper(api);
     email.catch(() => shoppers.delete(api.base));
     shoppers.set(api.base, email);
   }
   return email;
-}
-
-/** A shopper of their own for one run: their account's cart starts empty (issue 34). */
-async function freshShopper(api: ShopApi): Promise<string> {
-  const address = `early-cart-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const { token } = await api.post<{ token: string }>('/api/users/login', ADMIN);
-  await api.post('/api/users/admin/add', { name: SHOPPER_NAME, email: address, password: PASSWORD }, token);
-  return address;
 }
 
 /** Logs the shopper in through the login page (at full speed), as they did on an earlier visit. */
