@@ -153,6 +153,8 @@ export interface AppDeps {
    * when their cache entries are refreshed (within 4 s: two of the cache's 2 s lifetimes).
    */
   listen?: DatabaseHandle['listen'];
+  /** DatabaseHandle.takeReplies, called as each request arrives (PGlite). */
+  takeDatabaseReplies?: DatabaseHandle['takeReplies'];
 }
 
 export { CATALOGUE_CHANNEL };
@@ -289,6 +291,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: () => app.log,
     cors: config.corsOrigins.length > 0,
     observe: metrics.observeFast,
+    beforeEach: deps.takeDatabaseReplies,
   });
 
   const options: FastifyHttpOptions<Server, FastifyBaseLogger> = {

@@ -110,6 +110,7 @@ async function main() {
     logger: log,
     // Several instances on one PostgreSQL drop each other's cached catalogue at once (issue 13).
     listen: database.listen,
+    takeDatabaseReplies: database.takeReplies,
   });
   log.info(
     config.paypal ? { apiBase: config.paypal.apiBase, webhook: Boolean(config.paypal.webhookId) } : {},

@@ -32,6 +32,12 @@ export interface DatabaseHandle {
    * Answers the function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string | undefined) => void): Promise<() => Promise<void>>;
+  /**
+   * PGlite: handles the database thread's answers that have arrived, now (PGliteRemote.takeReplies),
+   * so that an open transaction's next statement does not wait behind a batch of requests. Called
+   * as each request arrives. PostgreSQL has no such queue: unset.
+   */
+  takeReplies?: () => void;
   close(): Promise<void>;
 }
 
@@ -174,6 +180,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       // Its unlisten asks nothing of a closed or dead thread (closing PGlite ends its listeners).
       return client.listen(channel, (payload) => onMessage(payload));
     },
+    takeReplies: () => client.takeReplies(),
     close: () => client.close(),
   };
 }

@@ -151,6 +151,31 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('PGlite on its own thread', () =>
     expect(ticks).toBeGreaterThanOrEqual(10);
   });
 
+  it('hands over answers that have arrived when asked, without waiting for the event loop', async () => {
+    /** Turns microtasks only: the event loop itself does not turn while this runs. */
+    const microtasks = async () => {
+      for (let i = 0; i < 20; i += 1) await null;
+    };
+    const answered: number[] = [];
+    const first = remote.query<{ n: number }>('select 1 as n').then(({ rows }) => answered.push(rows[0]!.n));
+    // The thread answers within this time, but the answer waits in the queue for the event loop.
+    const spinUntil = Date.now() + 300;
+    while (Date.now() < spinUntil) await microtasks();
+    expect(answered).toEqual([]);
+
+    // Asked, it is taken at once: still without a turn of the event loop.
+    const deadline = Date.now() + 10_000;
+    while (answered.length === 0 && Date.now() < deadline) {
+      remote.takeReplies();
+      await microtasks();
+    }
+    expect(answered).toEqual([1]);
+    await first;
+    // Nothing waiting: taking is a no-op, and later answers arrive as usual.
+    remote.takeReplies();
+    expect((await remote.query('select 2 as n')).rows).toEqual([{ n: 2 }]);
+  });
+
   it('delivers notifications to listeners until they stop', async () => {
     const heard: string[] = [];
     const stop = await remote.listen('catalogue', (payload) => heard.push(payload));

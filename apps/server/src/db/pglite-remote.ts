@@ -1,6 +1,12 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import { PGLITE_WORKER, type WireError, type WorkerReply, type WorkerRequest } from './pglite-worker.js';
+import {
+  PGLITE_WORKER,
+  type PgliteWorkerData,
+  type WireError,
+  type WorkerReply,
+  type WorkerRequest,
+} from './pglite-worker.js';
 
 /**
  * PGlite on a thread of its own (issue 28), as the app sees it: the part of PGlite's interface that
@@ -29,20 +35,27 @@ function rebuild(error: WireError): Error {
   return rebuilt;
 }
 
-/** The worker's module: built JavaScript beside this file, or (tests, `npm run dev`) its TypeScript. */
-function startWorker(): Worker {
+/**
+ * The worker's module: built JavaScript beside this file, or (tests, `npm run dev`) its TypeScript.
+ * Requests and answers travel on `port`'s channel rather than the worker's own, so that answers can
+ * also be taken synchronously (takeReplies).
+ */
+function startWorker(port: MessagePort): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(`./pglite-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: PGLITE_WORKER });
+  const workerData: PgliteWorkerData = { marker: PGLITE_WORKER, port };
+  if (!fromSource) return new Worker(entry, { workerData, transferList: [port] });
   // TypeScript needs tsx's loader in the worker too (execArgv's --import does not reach a worker).
   return new Worker(
     `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`,
-    { eval: true, workerData: PGLITE_WORKER },
+    { eval: true, workerData, transferList: [port] },
   );
 }
 
 export class PGliteRemote {
   readonly #worker: Worker;
+  /** This side of the channel the worker serves (requests out, answers and notifications in). */
+  readonly #port: MessagePort;
   readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   #nextId = 1;
@@ -52,14 +65,18 @@ export class PGliteRemote {
   #outstanding = 0;
 
   private constructor(onExit: (error: Error) => void) {
-    this.#worker = startWorker();
-    this.#worker.unref();
-    this.#worker.on('message', (reply: WorkerReply) => this.#receive(reply));
+    const { port1, port2 } = new MessageChannel();
+    this.#port = port1;
+    this.#worker = startWorker(port2);
+    this.#port.on('message', (reply: WorkerReply) => this.#receive(reply));
+    this.#unref();
     const stop = (error: Error) => {
       if (this.#stopped) return;
       this.#stopped = error;
       for (const { reject } of this.#pending.values()) reject(error);
       this.#pending.clear();
+      // Nothing more can come: the channel no longer keeps the process alive.
+      this.#port.close();
       if (!this.#closed) onExit(error);
     };
     this.#worker.on('error', (error) =>
@@ -86,6 +103,7 @@ export class PGliteRemote {
       });
     } catch (error) {
       remote.#closed = true;
+      remote.#port.close();
       await remote.#worker.terminate();
       throw error;
     }
@@ -102,6 +120,29 @@ export class PGliteRemote {
     return { inUse, waiting: this.#outstanding - inUse };
   }
 
+  #ref() {
+    this.#worker.ref();
+    this.#port.ref();
+  }
+
+  #unref() {
+    this.#worker.unref();
+    this.#port.unref();
+  }
+
+  /**
+   * Takes the answers that have arrived and not been handled yet, now (issue 28). The app calls it as
+   * each request starts. PGlite runs one transaction at a time, and between two of its statements a
+   * transaction waits for this thread: an answer left in the queue until the event loop has read and
+   * answered a whole batch of requests keeps the database idle, and every other checkout waiting.
+   * Taken here, the transaction's next statement is sent as soon as the request in hand is answered.
+   */
+  takeReplies(): void {
+    for (let taken = receiveMessageOnPort(this.#port); taken; taken = receiveMessageOnPort(this.#port)) {
+      this.#receive(taken.message as WorkerReply);
+    }
+  }
+
   #receive(reply: WorkerReply) {
     if ('notify' in reply) {
       for (const listener of this.#listeners.get(reply.notify) ?? []) listener(reply.payload);
@@ -111,7 +152,7 @@ export class PGliteRemote {
     if (!pending) return;
     this.#pending.delete(reply.id);
     // Only calls in flight keep the process alive (a script ends once its last query is answered).
-    if (this.#pending.size === 0) this.#worker.unref();
+    if (this.#pending.size === 0) this.#unref();
     if (reply.ok) pending.resolve(reply.value);
     else pending.reject(rebuild(reply.error));
   }
@@ -123,14 +164,14 @@ export class PGliteRemote {
         reject(this.#stopped);
         return;
       }
-      if (this.#pending.size === 0) this.#worker.ref();
+      if (this.#pending.size === 0) this.#ref();
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       try {
-        this.#worker.postMessage({ ...request, id } as WorkerRequest);
+        this.#port.postMessage({ ...request, id } as WorkerRequest);
       } catch (error) {
         // A parameter that cannot cross (DataCloneError): this call fails, nothing is left waiting.
         this.#pending.delete(id);
-        if (this.#pending.size === 0) this.#worker.unref();
+        if (this.#pending.size === 0) this.#unref();
         reject(error as Error);
       }
     });
@@ -235,6 +276,7 @@ export class PGliteRemote {
       if (!this.#stopped) await this.#call({ op: 'close' });
     } finally {
       this.#closed = true;
+      this.#port.close();
       await this.#worker.terminate();
     }
   }

@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { PGLITE_OPTIONS, SEARCH_SESSION_SQL } from './pglite-options.js';
 import { prepareRepeatedStatements } from './pglite-statements.js';
@@ -85,8 +85,14 @@ const LATER = Symbol('later');
 /** Marks the worker this module is started as (workerData), so importing it elsewhere starts nothing. */
 export const PGLITE_WORKER = 'pixel-vault-pglite';
 
-/** Serves one PGlite on `port` (the worker's parent port). */
-export function servePglite(port: NonNullable<typeof parentPort>): void {
+/** What the worker is started with: the marker, and the port it serves (pglite-remote.ts). */
+export interface PgliteWorkerData {
+  marker: typeof PGLITE_WORKER;
+  port: MessagePort;
+}
+
+/** Serves one PGlite on `port` (the channel pglite-remote.ts opened to this worker). */
+export function servePglite(port: MessagePort): void {
   let client: PGlite | undefined;
   const transactions = new Map<
     number,
@@ -217,4 +223,5 @@ export function servePglite(port: NonNullable<typeof parentPort>): void {
   });
 }
 
-if (parentPort && workerData === PGLITE_WORKER) servePglite(parentPort);
+const data = workerData as PgliteWorkerData | undefined;
+if (data?.marker === PGLITE_WORKER) servePglite(data.port);

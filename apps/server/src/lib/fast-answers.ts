@@ -38,6 +38,11 @@ export interface FastAnswersOptions {
   cors: boolean;
   /** Unset: nothing is measured beyond the log line's milliseconds. */
   observe?: FastObserver | undefined;
+  /**
+   * Called as each request arrives, before it is handled (PGlite's waiting answers are taken then:
+   * DatabaseHandle.takeReplies).
+   */
+  beforeEach?: (() => void) | undefined;
 }
 
 export interface FastAnswers {
@@ -65,6 +70,7 @@ export function createFastAnswers({
   log,
   cors,
   observe,
+  beforeEach,
 }: FastAnswersOptions): FastAnswers {
   let closing = false;
   const vary = cors ? 'Origin, Accept-Encoding' : 'Accept-Encoding';
@@ -121,6 +127,7 @@ export function createFastAnswers({
 
   const serverFactory: FastifyServerFactory = (handler, options) => {
     const server = createServer(options.http ?? {}, (req, res) => {
+      if (beforeEach !== undefined) beforeEach();
       if (!answer(req, res)) handler(req, res);
     });
     // What fastify sets on the server it makes itself (lib/server.js), with its defaults filled in.
