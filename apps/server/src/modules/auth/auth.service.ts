@@ -1,6 +1,7 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
-import { SignJWT, errors, jwtVerify } from 'jose';
-import type { Database } from '../../db/client.js';
+import { type SQL, and, eq, lte, sql } from 'drizzle-orm';
+import { type JWTPayload, SignJWT, errors, jwtVerify } from 'jose';
+import { builtOnce } from '../../db/built-once.js';
+import type { Database, Executor } from '../../db/client.js';
 import { userSessions, userTwoFactor, users } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 
@@ -12,9 +13,44 @@ export const TOKEN_TTL = `${TOKEN_TTL_SECONDS}s`;
  * little fast, but a token issued in the future was not issued by a shop whose clock is right.
  */
 export const IAT_SKEW_SECONDS = 60;
+/** Tokens kept as verified (about 2 MB at most): the signed-in shoppers of the last while. */
+const VERIFIED_TOKENS_MAX = 5_000;
 /** A session's `last_used_at` is written at most this often (issue 36): reads stay reads. */
 export const SESSION_TOUCH_INTERVAL_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What authentication reads of the token's user and session, by primary key, in one statement. */
+function userAndSession(executor: Executor, session: SQL) {
+  return executor
+    .select({
+      id: users.id,
+      isAdmin: users.isAdmin,
+      tokenVersion: users.tokenVersion,
+      sessionId: userSessions.id,
+      revokedAt: userSessions.revokedAt,
+      lastUsedAt: userSessions.lastUsedAt,
+      // Issue 36: REQUIRE_ADMIN_2FA reads this; joined by primary key, still one query.
+      twoFactorSince: userTwoFactor.enabledAt,
+    })
+    .from(users)
+    .leftJoin(userSessions, session)
+    .leftJoin(userTwoFactor, eq(userTwoFactor.userId, users.id))
+    .where(eq(users.id, sql.placeholder('sub')))
+    .limit(1);
+}
+type UserAndSession = Awaited<ReturnType<typeof userAndSession>>;
+
+// Every signed-in request runs one of these: built once (db/built-once.ts), not for each request.
+const userWithSession = builtOnce<{ sub: string; sid: string }, UserAndSession>((executor) =>
+  userAndSession(
+    executor,
+    and(eq(userSessions.id, sql.placeholder('sid')), eq(userSessions.userId, users.id))!,
+  ),
+);
+/** A token without `sid` (issued before sessions existed): no session row. */
+const userWithoutSession = builtOnce<{ sub: string }, UserAndSession>((executor) =>
+  userAndSession(executor, sql`false`),
+);
 
 export interface AuthService {
   /**
@@ -49,6 +85,8 @@ export function createAuthService({
 }: AuthServiceOptions): AuthService {
   const key = new TextEncoder().encode(jwtSecret);
   const touching = new Set<Promise<void>>();
+  /** Tokens whose signature checked out, oldest first (verify). */
+  const verified = new Map<string, JWTPayload>();
 
   /**
    * Moves the session's `last_used_at` to now, unless another request (on any instance) did within the
@@ -66,6 +104,28 @@ export function createAuthService({
       )
       .finally(() => touching.delete(write));
     touching.add(write);
+  }
+
+  /**
+   * The token's claims once its signature, algorithm, `exp` and `iat` check out. A signed-in shopper
+   * sends the same token with every request, so the last ones that checked out are kept (bounded,
+   * and only until they expire): a repeat costs a lookup instead of an HMAC on the thread pool.
+   * Deletion, demotion and revocation still act at once: they are read from the database each time.
+   */
+  async function verify(token: string): Promise<JWTPayload> {
+    const known = verified.get(token);
+    if (known !== undefined) {
+      if ((known.exp ?? 0) * 1000 > Date.now()) return known;
+      // Ran out: verified again, which says so (SESSION_EXPIRED).
+      verified.delete(token);
+    }
+    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
+    if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + IAT_SKEW_SECONDS) {
+      throw new Error('issued in the future');
+    }
+    if (verified.size >= VERIFIED_TOKENS_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, payload);
+    return payload;
   }
 
   return {
@@ -89,10 +149,7 @@ export function createAuthService({
         // signs expires; one without `exp`, or issued in the future, was not made by signToken
         // (issue 28). jose checks `iat` in the future only with maxTokenAge and no skew (or a
         // clockTolerance that would loosen `exp` too), so the skew is checked here.
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
-        if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + IAT_SKEW_SECONDS) {
-          throw new Error('issued in the future');
-        }
+        const payload = await verify(token);
         sub = payload.sub;
         ver = payload.ver;
         sid = payload.sid;
@@ -103,25 +160,8 @@ export function createAuthService({
       if (typeof sub !== 'string' || !UUID.test(sub) || !Number.isInteger(ver)) throw notAuthorized();
       if (sid !== undefined && (typeof sid !== 'string' || !UUID.test(sid))) throw notAuthorized();
       // One query, as before sessions: the session row comes with the user's, by primary key.
-      const [row] = await db
-        .select({
-          id: users.id,
-          isAdmin: users.isAdmin,
-          tokenVersion: users.tokenVersion,
-          sessionId: userSessions.id,
-          revokedAt: userSessions.revokedAt,
-          lastUsedAt: userSessions.lastUsedAt,
-          // Issue 36: REQUIRE_ADMIN_2FA reads this; joined by primary key, still one query.
-          twoFactorSince: userTwoFactor.enabledAt,
-        })
-        .from(users)
-        .leftJoin(
-          userSessions,
-          sid === undefined ? sql`false` : and(eq(userSessions.id, sid), eq(userSessions.userId, users.id)),
-        )
-        .leftJoin(userTwoFactor, eq(userTwoFactor.userId, users.id))
-        .where(eq(users.id, sub))
-        .limit(1);
+      const [row] =
+        sid === undefined ? await userWithoutSession(db, { sub }) : await userWithSession(db, { sub, sid });
       // The app tells the person why (issue 30): an admin deleted the account, or the session was
       // ended (password or e-mail changed, an admin changed the role or e-mail, signed out from
       // another device: issue 36).

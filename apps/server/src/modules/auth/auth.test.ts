@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { users } from '../../db/schema/index.js';
 import { requireUser } from '../../lib/access.js';
 import { TEST_JWT_SECRET, type TestContext, createTestContext } from '../../test/context.js';
@@ -103,6 +103,24 @@ describe('bearer tokens and access control', () => {
       },
     );
     expect((await get('/api/test/me', `Bearer ${forged}`)).json()).toEqual(NOT_AUTHORIZED);
+  });
+
+  it('refuses a token it let through before once the token runs out (SESSION_EXPIRED)', async () => {
+    const { user } = await insertUser(ctx.db);
+    const token = await sign({ ver: 0 }, { sub: user.id, exp: '1h' });
+    // Let through twice: the second time as a token already verified.
+    for (let i = 0; i < 2; i += 1)
+      expect((await get('/api/test/me', `Bearer ${token}`)).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 2 * 60 * 60 * 1000);
+      const res = await get('/api/test/me', `Bearer ${token}`);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ message: 'Not authorized!', code: 'SESSION_EXPIRED' });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await get('/api/test/me', `Bearer ${token}`)).statusCode).toBe(200);
   });
 
   it('answers 401 for a token signed with the real secret but without an expiry', async () => {

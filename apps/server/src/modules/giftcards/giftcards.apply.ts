@@ -9,7 +9,8 @@ import {
   toCents,
   toDollars,
 } from '@pixel-vault/shared';
-import { type Transaction, queryRows } from '../../db/client.js';
+import { builtOnce } from '../../db/built-once.js';
+import { type Executor, type Transaction, queryRows } from '../../db/client.js';
 import { type OrderRow, giftCardLedger, giftCards } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -50,14 +51,25 @@ export interface GiftCardApplications {
  * (issue 13: one round trip fewer per gift-card payment).
  */
 async function lockCardOnOrder(tx: Transaction, id: string, orderId: string) {
-  const [row] = await tx
-    // Qualified: inside the ledger subquery a bare "id" would be the ledger row's.
-    .select({ card: giftCards, ...moneyColumns(orderId, sql`${giftCards}."id"`) })
-    .from(giftCards)
-    .where(and(eq(giftCards.id, id), isNull(giftCards.deletedAt)))
-    .for('update');
+  const [row] = await cardOnOrderForUpdate(tx, { id, orderId });
   return row;
 }
+
+/** Every gift-card payment runs this: built once (db/built-once.ts). */
+function cardOnOrder(executor: Executor) {
+  return (
+    executor
+      // Qualified: inside the ledger subquery a bare "id" would be the ledger row's.
+      .select({ card: giftCards, ...moneyColumns(sql.placeholder('orderId'), sql`${giftCards}."id"`) })
+      .from(giftCards)
+      .where(and(eq(giftCards.id, sql.placeholder('id')), isNull(giftCards.deletedAt)))
+      .for('update')
+  );
+}
+const cardOnOrderForUpdate = builtOnce<
+  { id: string; orderId: string },
+  Awaited<ReturnType<typeof cardOnOrder>>
+>(cardOnOrder);
 
 interface Applied {
   balanceCents: number;

@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { type GiftCardRow, giftCards } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
@@ -19,12 +20,17 @@ export interface CodeCaller {
 /** A card by its code for a customer, counted against their wrong-code budget (giftcards.service). */
 export type FindCardCounted = (caller: CodeCaller, code: string) => Promise<GiftCardRow>;
 
-/** A card that is not deleted, by its code regardless of case. */
-export async function findCard(executor: Executor, code: string): Promise<GiftCardRow | undefined> {
-  const [card] = await executor
+/** Every use of a code asks this (a payment, a balance check): built once (db/built-once.ts). */
+const cardByCode = builtOnce<{ code: string }, GiftCardRow[]>((executor) =>
+  executor
     .select()
     .from(giftCards)
-    .where(and(sql`lower(${giftCards.code}) = ${code.toLowerCase()}`, isNull(giftCards.deletedAt)));
+    .where(and(sql`lower(${giftCards.code}) = ${sql.placeholder('code')}`, isNull(giftCards.deletedAt))),
+);
+
+/** A card that is not deleted, by its code regardless of case. */
+export async function findCard(executor: Executor, code: string): Promise<GiftCardRow | undefined> {
+  const [card] = await cardByCode(executor, { code: code.toLowerCase() });
   return card;
 }
 

@@ -1,5 +1,6 @@
 import { type SQLWrapper, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Order, type OrderEvent, toDollars } from '@pixel-vault/shared';
+import { builtOnce } from '../../db/built-once.js';
 import { type Executor, queryRows } from '../../db/client.js';
 import { byCodePoint } from '../../lib/sorting.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
@@ -17,9 +18,18 @@ import {
 } from '../../db/schema/index.js';
 import { type NewOrderEvent, statusOf } from './orders.lifecycle.js';
 
+/** Every money change on an order runs this: built once (db/built-once.ts). */
+const orderForUpdate = builtOnce<{ id: string }, OrderRow[]>((executor) =>
+  executor
+    .select()
+    .from(orders)
+    .where(eq(orders.id, sql.placeholder('id')))
+    .for('update'),
+);
+
 /** Locks one order row for the rest of the transaction (every money change on an order goes through it). */
 export async function lockOrder(tx: Executor, orderId: string): Promise<OrderRow | undefined> {
-  const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+  const [row] = await orderForUpdate(tx, { id: orderId });
   return row;
 }
 
@@ -140,7 +150,7 @@ export async function moneyOn(
  * (issue 30): what the card's applications to the order debited, less what was released of them, so a
  * card applied and then removed holds nothing and is not "on the order" any more.
  */
-export function moneyColumns(orderId: string, cardId?: string | SQLWrapper) {
+export function moneyColumns(orderId: string | SQLWrapper, cardId?: string | SQLWrapper) {
   return {
     giftCents: sql<number>`(select coalesce(-sum(${giftCardLedger.amountCents}), 0) from ${giftCardLedger}
       where ${giftCardLedger.orderId} = ${orderId} and ${payingLedgerRows})`.mapWith(Number),
