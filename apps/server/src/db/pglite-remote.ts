@@ -138,6 +138,8 @@ export class PGliteRemote {
    * Taken here, the transaction's next statement is sent as soon as the request in hand is answered.
    */
   takeReplies(): void {
+    // Nothing in flight, nothing to hurry: a browsing request on an idle database asks nothing more.
+    if (this.#pending.size === 0) return;
     for (let taken = receiveMessageOnPort(this.#port); taken; taken = receiveMessageOnPort(this.#port)) {
       this.#receive(taken.message as WorkerReply);
     }
