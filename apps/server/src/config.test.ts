@@ -196,6 +196,23 @@ describe('loadConfig', () => {
     ).toBe('rediss://:pw@cache.internal:6380/2');
   });
 
+  it('opens as many PostgreSQL connections as DATABASE_POOL_SIZE says, 10 when unset', () => {
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET }).databasePoolSize).toBe(10);
+    expect(
+      loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, DATABASE_POOL_SIZE: ' 12 ' }).databasePoolSize,
+    ).toBe(12);
+    for (const [value, message] of [
+      ['0', 'DATABASE_POOL_SIZE: must be a positive whole number'],
+      ['2.5', 'DATABASE_POOL_SIZE: must be a whole number'],
+      ['many', 'DATABASE_POOL_SIZE: must be a number'],
+      ['5000', 'DATABASE_POOL_SIZE: must be at most 1000'],
+    ]) {
+      expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, DATABASE_POOL_SIZE: value })).toThrow(
+        message,
+      );
+    }
+  });
+
   it('refuses a port out of range', () => {
     expect(() => loadConfig({ DATA_DIR: dir, JWT_SECRET: SECRET, PORT: '70000' })).toThrow(
       /PORT: must be between 0 and 65535/,

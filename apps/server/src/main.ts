@@ -54,6 +54,7 @@ async function main() {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolMax: config.databasePoolSize,
     onIdleError: (error) => log.warn({ err: error }, 'idle database connection lost'),
     // Nothing works without it: exit, so whatever runs the shop starts it again (its files are kept).
     onDatabaseExit: (error) => {
