@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { formatCents } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
+import { builtOnce } from '../../db/built-once.js';
 import type { Transaction } from '../../db/client.js';
-import { orders, payments, products } from '../../db/schema/index.js';
+import { type OrderRow, orders, payments, products } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import type { StockChange } from '../products/products.stock.js';
 import { expireLocked, isOverdue } from './orders.expiry.js';
@@ -47,6 +48,16 @@ export interface AdmitHoldInput {
 /** A payment the customer may still complete: an order carrying one is never released for them. */
 const PAYMENT_UNDER_WAY = ['created', 'captured'] as const;
 
+/** The customer's unpaid orders, locked in id order (every placement reads them: built once). */
+const unpaidForUpdate = builtOnce<{ userId: string }, OrderRow[]>((executor) =>
+  executor
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, sql.placeholder('userId')), eq(orders.status, 'unpaid')))
+    .orderBy(asc(orders.id))
+    .for('update'),
+);
+
 /**
  * Call with the customer's users row locked (their placements run one at a time), before reserving.
  * Locks their unpaid orders, then expires the ones whose hold ran out, and any open one with the same
@@ -59,12 +70,7 @@ export async function admitHold(
   { userId, cart, products: cartProducts, replacesOrderId, now, limits, moved }: AdmitHoldInput,
 ): Promise<Holds> {
   // Lock order user -> orders -> products, as payments and the sweeper keep it: no deadlock.
-  const unpaid = await tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.userId, userId), eq(orders.status, 'unpaid')))
-    .orderBy(asc(orders.id))
-    .for('update');
+  const unpaid = await unpaidForUpdate(tx, { userId });
   const lines = await linesOf(
     tx,
     unpaid.map((o) => o.id),

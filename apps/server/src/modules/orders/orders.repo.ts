@@ -171,17 +171,29 @@ export function moneyColumns(orderId: string | SQLWrapper, cardId?: string | SQL
  */
 export async function itemsFor(tx: Executor, orderIds: string[]): Promise<OrderItemRow[]> {
   if (orderIds.length === 0) return [];
+  // One order (a payment's confirmation mail, a delivery's): a statement built once.
+  if (orderIds.length === 1) return itemsOfOne(tx, { orderId: orderIds[0]! });
   return tx
     .select()
     .from(orderItems)
     .where(inArray(orderItems.orderId, orderIds))
-    .orderBy(
-      asc(orderItems.orderId),
-      sql`${orderItems.name} collate "C"`,
-      sql`${orderItems.variantTitle} collate "C"`,
-      asc(orderItems.id),
-    );
+    .orderBy(asc(orderItems.orderId), ...ITEM_ORDER);
 }
+
+/** itemsFor's order within an order. */
+const ITEM_ORDER = [
+  sql`${orderItems.name} collate "C"`,
+  sql`${orderItems.variantTitle} collate "C"`,
+  asc(orderItems.id),
+];
+
+const itemsOfOne = builtOnce<{ orderId: string }, OrderItemRow[]>((executor) =>
+  executor
+    .select()
+    .from(orderItems)
+    .where(eq(orderItems.orderId, sql.placeholder('orderId')))
+    .orderBy(...ITEM_ORDER),
+);
 
 /** One order's lines in itemsFor's order, for lines the caller has just written. */
 export function sortItems(items: OrderItemRow[]): OrderItemRow[] {
