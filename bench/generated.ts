@@ -52,8 +52,10 @@ export async function withShop<T>(
   port: number,
   warmUp: () => Promise<unknown>,
   work: () => Promise<T>,
+  /** The built server to start: this checkout's unless told (BENCH_BUILDS). */
+  main = join(root, 'apps/server/dist/main.js'),
 ): Promise<T> {
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+  const server = spawn(process.execPath, [main], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

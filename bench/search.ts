@@ -5,6 +5,9 @@
 // catalogue cache answers next to none of them: the query path alone. GET /api/products (a page of 24)
 // and GET /api/products/facets are measured apart. The slowest request of each is then explained
 // (EXPLAIN (ANALYZE, BUFFERS) of the same SQL the shop ran).
+//
+// BENCH_BUILDS="before=/path/to/other/checkout,after=." measures several builds on the same catalogue
+// with the same searches, one after the other (BENCH_ENGINE=postgres or pglite for one engine).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +28,7 @@ import {
 } from '../apps/server/src/modules/products/products.search.js';
 import { products } from '../apps/server/src/db/schema/index.js';
 import { parseQuery } from '../apps/server/src/lib/querystring.js';
-import { freshPostgresDatabase, percentile } from './lib.js';
+import { builds, freshPostgresDatabase, percentile } from './lib.js';
 import { random, seedProducts, withShop } from './generated.js';
 import { writeSection } from './results.js';
 
@@ -93,6 +96,8 @@ function searchParams(rand: () => number, withSort: boolean): URLSearchParams {
 
 interface Row {
   engine: Engine;
+  /** BENCH_BUILDS' label ("this build" without it). */
+  build: string;
   route: 'list' | 'facets';
   requests: number;
   reqPerSec: number;
@@ -104,7 +109,12 @@ interface Row {
   slowest: { ms: number; path: string };
 }
 
-async function measure(engine: Engine, route: 'list' | 'facets', secs: number, seed: number): Promise<Row> {
+async function measure(
+  engine: Engine,
+  route: 'list' | 'facets',
+  secs: number,
+  seed: number,
+): Promise<Omit<Row, 'build'>> {
   const rand = random(seed);
   const agent = new Agent({ connections, pipelining: 1 });
   const latencies: number[] = [];
@@ -183,10 +193,18 @@ async function runEngine(engine: Engine, env: { DATABASE_URL?: string; DATA_DIR:
     await measure('PGlite', 'list', 3, 999);
     await measure('PGlite', 'facets', 3, 998);
   };
-  const rows = await withShop(shopEnv, port, warmUp, async () => [
-    await measure(engine, 'list', seconds, 1),
-    await measure(engine, 'facets', seconds, 2),
-  ]);
+  // Every build on the same catalogue, each with the same searches (the same seeds).
+  const rows: Row[] = [];
+  for (const build of builds()) {
+    const measured = await withShop(
+      shopEnv,
+      port,
+      warmUp,
+      async () => [await measure(engine, 'list', seconds, 1), await measure(engine, 'facets', seconds, 2)],
+      build.main,
+    );
+    rows.push(...measured.map((row) => ({ ...row, build: build.label })));
+  }
   const plans: string[] = [];
   for (const row of rows) {
     plans.push(
@@ -232,16 +250,16 @@ async function main() {
 
   const verdicts = rows.map((r) => {
     const target = TARGETS[r.engine][r.route];
-    return `- ${r.engine} ${r.route === 'list' ? 'GET /api/products' : 'GET /api/products/facets'}: p95 ${r.p95.toFixed(1)} ms (target at most ${target} ms): ${r.p95 <= target ? 'met' : 'missed'}`;
+    return `- ${r.engine}${r.build === 'this build' ? '' : ` (${r.build})`} ${r.route === 'list' ? 'GET /api/products' : 'GET /api/products/facets'}: p95 ${r.p95.toFixed(1)} ms (target at most ${target} ms): ${r.p95 <= target ? 'met' : 'missed'}`;
   });
   const report = [
     `Run ${new Date().toISOString()} on ${cpus().length} cores, Node ${process.version}: ${PRODUCTS.toLocaleString('en-US')} generated products (retro games and consoles with platforms and 2-3 conditions), ${connections} clients for ${seconds} s per row (closed loop), each request a different search with filters and a sort, against the built server started as \`npm start\` starts it (default settings, logging on).`,
     '',
-    '| engine | route | requests | distinct | req/s | p50 ms | p95 ms | p99 ms | failures |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| engine | build | route | requests | distinct | req/s | p50 ms | p95 ms | p99 ms | failures |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.engine} | ${r.route} | ${r.requests} | ${r.distinct} | ${r.reqPerSec.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} |`,
+        `| ${r.engine} | ${r.build} | ${r.route} | ${r.requests} | ${r.distinct} | ${r.reqPerSec.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.failures} |`,
     ),
     '',
     ...verdicts,

@@ -286,6 +286,18 @@ describe('searching with q', () => {
     expect(await search('%')).toEqual([]);
     expect(await search('🎮')).toEqual([]);
   });
+
+  it('ranks an accented name with a platform as exact, and one longer as a prefix, whatever the accents typed', async () => {
+    // Last in this group: it adds products. Each has a platform, so its search text goes on past its
+    // name. Without the ranks, the sold-out exact name would come after the prefix in stock, and both
+    // after the one holding every word that comes first by name.
+    await add('blue', { name: 'Pokémon Blue', platform: 'Game Boy', stock: 0 });
+    await add('blueVersion', { name: 'Pokémon Blue Version', platform: 'Game Boy', stock: 3 });
+    await add('aaaBlue', { name: 'Aaa Pokémon Blue', platform: 'Game Boy', stock: 3 });
+    for (const q of ['pokemon blue', 'POKÉMON BLUE', 'Pokemón Blue']) {
+      expect(idsOf(await listAll({ q })), q).toEqual([made.blue!.id, made.blueVersion!.id, made.aaaBlue!.id]);
+    }
+  });
 });
 
 describe('filtering by condition, stock and price', () => {

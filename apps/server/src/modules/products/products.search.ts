@@ -86,10 +86,13 @@ function relevance(q: string, phrase = false): { rank: SQL; similarity: SQL } {
   const typo = phrase
     ? sql`pv_fold(${q}) <% ${searchText}`
     : sql`(${sql.join(words.map(wordIn), sql` and `)})`;
+  // The name's folding is the costly part (unaccent: 10 of 30 ms for 5,000 matches at 100,000
+  // products), and the name starts the search text: only a text starting with `q` can name it.
+  const startsWithQ = sql`starts_with(${searchText}, pv_fold(${q}))`;
   return {
     rank: sql`case
-      when ${foldedName} = pv_fold(${q}) then 0
-      when ${foldedName} like pv_fold(${escapeLike(q)}) || '%' then 1
+      when ${startsWithQ} and ${foldedName} = pv_fold(${q}) then 0
+      when ${startsWithQ} and ${foldedName} like pv_fold(${escapeLike(q)}) || '%' then 1
       when ${holdsEvery(searchText, words)} then 2
       when ${typo} then 3
       else 4 end`,
