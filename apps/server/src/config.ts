@@ -481,10 +481,6 @@ function parseStorageUrl(
 }
 
 /**
- * The secret survives restarts (or every login would be lost) without anyone having to invent one:
- * generated once, kept beside the data it protects, readable by the owner only.
- */
-/**
  * PostgreSQL connections per instance when DATABASE_POOL_SIZE is unset. A smaller pool is no free
  * gain on a machine that also runs PostgreSQL: in a sale on 2 cores (bench/mixed.ts, issue 28), 5
  * connections instead of 10 kept browsing at 34-36% of its rate alone instead of 27-33%, and paid
@@ -492,6 +488,10 @@ function parseStorageUrl(
  */
 export const DEFAULT_POOL_SIZE = 10;
 
+/**
+ * The secret survives restarts (or every login would be lost) without anyone having to invent one:
+ * generated once, kept beside the data it protects, readable by the owner only.
+ */
 function readOrCreateJwtSecret(dataDir: string): string {
   const file = path.join(dataDir, 'jwt-secret');
   try {

@@ -165,21 +165,6 @@ export function moneyColumns(orderId: string | SQLWrapper, cardId?: string | SQL
   };
 }
 
-/**
- * An order's lines by name, then id. Byte order (`collate "C"`), the same on both engines and the same
- * as sortItems, so an order placed and the same order read back list their lines alike.
- */
-export async function itemsFor(tx: Executor, orderIds: string[]): Promise<OrderItemRow[]> {
-  if (orderIds.length === 0) return [];
-  // One order (a payment's confirmation mail, a delivery's): a statement built once.
-  if (orderIds.length === 1) return itemsOfOne(tx, { orderId: orderIds[0]! });
-  return tx
-    .select()
-    .from(orderItems)
-    .where(inArray(orderItems.orderId, orderIds))
-    .orderBy(asc(orderItems.orderId), ...ITEM_ORDER);
-}
-
 /** itemsFor's order within an order. */
 const ITEM_ORDER = [
   sql`${orderItems.name} collate "C"`,
@@ -194,6 +179,21 @@ const itemsOfOne = builtOnce<{ orderId: string }, OrderItemRow[]>((executor) =>
     .where(eq(orderItems.orderId, sql.placeholder('orderId')))
     .orderBy(...ITEM_ORDER),
 );
+
+/**
+ * An order's lines by name, then id. Byte order (`collate "C"`), the same on both engines and the same
+ * as sortItems, so an order placed and the same order read back list their lines alike.
+ */
+export async function itemsFor(tx: Executor, orderIds: string[]): Promise<OrderItemRow[]> {
+  if (orderIds.length === 0) return [];
+  // One order (a payment's confirmation mail, a delivery's): a statement built once.
+  if (orderIds.length === 1) return itemsOfOne(tx, { orderId: orderIds[0]! });
+  return tx
+    .select()
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, orderIds))
+    .orderBy(asc(orderItems.orderId), ...ITEM_ORDER);
+}
 
 /** One order's lines in itemsFor's order, for lines the caller has just written. */
 export function sortItems(items: OrderItemRow[]): OrderItemRow[] {
