@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { DEFAULT_POOL_SIZE } from '../config.js';
 import * as schema from './schema/index.js';
 import { PGLITE_OPTIONS, SEARCH_WORD_SIMILARITY } from './pglite-options.js';
 import { PGliteRemote } from './pglite-remote.js';
@@ -142,7 +143,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       options: [new URL(options.databaseUrl).searchParams.get('options'), SEARCH_SESSION_OPTIONS]
         .filter(Boolean)
         .join(' '),
-      max: options.poolMax ?? 10,
+      max: options.poolMax ?? DEFAULT_POOL_SIZE,
       Client: namingClient(createStatementNamer()),
     });
     // Without a listener, an idle client losing its connection would crash the process; the pool

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
 import { type CreateOrderBody, type Order, priceDiscountedOrder } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
-import { builtOnce } from '../../db/built-once.js';
 import type { Database } from '../../db/client.js';
-import { type OrderItemRow, orderEvents, orderItems, orders, users } from '../../db/schema/index.js';
+import { type OrderItemRow, orderEvents, orderItems, orders } from '../../db/schema/index.js';
 import { type AuthUser, notAuthorized } from '../../lib/access.js';
 import { AppError, isDeadlock } from '../../lib/errors.js';
 import type { Signals } from '../../lib/signals.js';
@@ -18,22 +16,11 @@ import { type CodeRow, CodeMoved, findByCode, reserveUse } from '../promotions/p
 import type { Sales } from '../promotions/promotions.sales.js';
 import type { PromotionsService } from '../promotions/promotions.service.js';
 import type { StockChange } from '../products/products.stock.js';
+import { lockUser } from '../users/users.lock.js';
 import { admitHold, checkHoldValue } from './orders.holds.js';
 import { eventInsert } from './orders.lifecycle.js';
 import { PriceMoved, type WantedLine, outOfStock, priceLines, reserve, wantedLines } from './orders.lines.js';
 import { sortItems, timelineEntry, toOrderDto } from './orders.repo.js';
-
-/**
- * The customer's row, locked: their placements run one at a time, so two at once cannot both slip
- * under the hold limits (issue 9). NO KEY UPDATE: inserts that only reference the user don't wait.
- */
-const customerForPlacing = builtOnce<{ id: string }, { name: string; email: string }[]>((executor) =>
-  executor
-    .select({ name: users.name, email: users.email })
-    .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .for('no key update'),
-);
 
 /**
  * Placing an order (`POST /api/orders`): the customer's holds admitted, the lines priced from the
@@ -124,7 +111,9 @@ export function createOrderPlacement({
     // Read before the transaction: on PGlite it holds the one connection the book would read on.
     const book = await sales.book();
     const order = await db.transaction(async (tx) => {
-      const [customer] = await customerForPlacing(tx, { id: user.id });
+      // The customer's row lock runs their placements one at a time, so two at once cannot both slip
+      // under the hold limits (issue 9).
+      const customer = await lockUser(tx, user.id);
       if (!customer) throw notAuthorized();
       // Which variant each line buys, at what price (read without locks; reserve() checks it again).
       const lines = await priceLines(tx, wanted, { book, at: now.getTime() });
