@@ -55,7 +55,9 @@ export async function withShop<T>(
   /** The built server to start: this checkout's unless told (BENCH_BUILDS). */
   main = join(root, 'apps/server/dist/main.js'),
 ): Promise<T> {
-  const server = spawn(process.execPath, [main], {
+  // BENCH_SERVER_ARGS: node's own flags for the shop (a --cpu-prof to see where its time goes).
+  const args = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawn(process.execPath, [...args, main], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -141,6 +141,8 @@ export interface AppDeps {
   /** Tests use small numbers. */
   limits?: Partial<RateLimits>;
   productsCacheTtlMs?: number;
+  /** Issue 33: searches answered from the in-memory index (true by default; tests compare with SQL). */
+  searchInMemory?: boolean;
   /** How long built sitemap files are kept (5 minutes); tests that change the catalogue use 0. */
   sitemapTtlMs?: number;
   /** Defaults to PayPal when configured, else the demo provider. */
@@ -374,6 +376,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(deps.productsCacheTtlMs !== undefined ? { cacheTtlMs: deps.productsCacheTtlMs } : {}),
     ...(sync ? { tell: sync.tell } : {}),
     signals,
+    onError: (error) => app.log.error({ err: error }, 'The search index could not be read'),
+    ...(deps.searchInMemory !== undefined ? { searchInMemory: deps.searchInMemory } : {}),
   });
   if (sync) {
     const unlisten = await sync.listen(products);

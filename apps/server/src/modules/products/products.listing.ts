@@ -29,6 +29,7 @@ import {
   whereOf,
 } from './products.search.js';
 import { idsKey, wordsKey } from './products.lookup.js';
+import type { MemorySearch } from './products.search-memory.js';
 
 /** What a load knows of the moment it reads at: the products' DTOs and the sales running then. */
 export interface Moment {
@@ -44,13 +45,15 @@ export interface ListingOptions {
   /** How long the Condition values in use are kept when no write came (see conditionsInUse). */
   conditionsMaxAgeMs: number;
   now: () => number;
+  /** Searches answered from memory (issue 33), the SQL below when it cannot. */
+  memory: MemorySearch;
 }
 
 /**
  * The catalogue's lists (spec section 7, issue 33): the spec's list and category pages, searched,
  * filtered and sorted lists, their facets, and a search box's suggestions.
  */
-export function createListing({ db, cache, publicUrl, conditionsMaxAgeMs, now }: ListingOptions) {
+export function createListing({ db, cache, publicUrl, conditionsMaxAgeMs, now, memory }: ListingOptions) {
   /** A raw statement's rows (both engines answer `{ rows }`). */
   async function rowsFrom<T>(statement: SQL): Promise<T[]> {
     return ((await db.execute(statement)) as unknown as { rows: T[] }).rows;
@@ -83,7 +86,11 @@ export function createListing({ db, cache, publicUrl, conditionsMaxAgeMs, now }:
 
   async function list(query: ProductListQuery, at: Moment): Promise<ProductList | ProductListResponse> {
     const paging = requestedPage(query, PRODUCTS_DEFAULT_LIMIT);
-    if (usesSearch(query)) return search(await matchedAs(query), paging, at);
+    if (usesSearch(query)) {
+      const fast = paging ? await memory.page(query, paging, at.running) : undefined;
+      if (fast && paging) return pageOf(fast.ids, fast.total, paging, at);
+      return search(await matchedAs(query), paging, at);
+    }
     if (!paging) {
       // Every product of the shop or a category, as the spec's clients ask for it: one query.
       const where = and(
@@ -104,7 +111,17 @@ export function createListing({ db, cache, publicUrl, conditionsMaxAgeMs, now }:
     for (let i = (page - 1) * limit; i < Math.min(total, page * limit); i += 1) {
       pageIds.push(ids.slice(i * UUID_CHARS, (i + 1) * UUID_CHARS));
     }
-    const found = (await rowsOf(pageIds)).map(at.toDto);
+    return pageOf(pageIds, total, paging, at);
+  }
+
+  /** A page of the list: the products of `ids` (in that order) and how many the list holds. */
+  async function pageOf(
+    ids: readonly string[],
+    total: number,
+    { page, limit }: PageRequest,
+    at: Moment,
+  ): Promise<ProductListResponse> {
+    const found = (await rowsOf(ids)).map(at.toDto);
     return { products: found, page, totalPage: Math.max(1, Math.ceil(total / limit)), total };
   }
 
@@ -151,8 +168,12 @@ export function createListing({ db, cache, publicUrl, conditionsMaxAgeMs, now }:
         countOf(where),
       ]);
     }
-    const rows = await rowsOf(found.map((r) => r.id));
-    return { products: rows.map(at.toDto), page, totalPage: Math.max(1, Math.ceil(total / limit)), total };
+    return pageOf(
+      found.map((r) => r.id),
+      total,
+      paging,
+      at,
+    );
   }
 
   async function countOf(where: SQL): Promise<number> {
@@ -223,8 +244,10 @@ export function createListing({ db, cache, publicUrl, conditionsMaxAgeMs, now }:
   }
 
   async function facets(filters: Filters, at: Moment): Promise<ProductFacets> {
-    const [names, asked] = await Promise.all([conditionsInUse(), matchedAs(filters)]);
-    const [row] = await rowsFrom<ProductFacets>(facetsSql(asked, at.running, names));
+    const names = await conditionsInUse();
+    const row =
+      (await memory.facets(filters, at.running, names)) ??
+      (await rowsFrom<ProductFacets>(facetsSql(await matchedAs(filters), at.running, names)))[0];
     if (!row) throw new Error('facets: no row');
     return {
       total: row.total,

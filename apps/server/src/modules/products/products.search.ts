@@ -38,7 +38,7 @@ export function phraseRetry<T extends Filters>(filters: T): T | undefined {
 const MAX_WORDS = 8;
 
 /** The search text's words, as LIKE patterns (escaped), folded by the database as the columns are. */
-function wordsOf(q: string): string[] {
+export function wordsOf(q: string): string[] {
   return q.split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
 }
 
@@ -57,7 +57,7 @@ function holdsEvery(column: SQL, words: readonly string[]): SQL {
  * Whether a typo of `word` is looked for: only for four letters or digits or more. Shorter words have
  * too few trigrams to tell a typo from another word ("100" is "1000"'s, "e_c" anything's).
  */
-const typoTolerant = (word: string) => /[\p{L}\p{N}]{4}/u.test(word);
+export const typoTolerant = (word: string) => /[\p{L}\p{N}]{4}/u.test(word);
 
 /** `word` in the name or platform: as it is, or (long enough) a typo of one of their words. */
 function wordIn(word: string): SQL {
@@ -158,7 +158,7 @@ function shownPrice(filters: Filters, running: readonly Sale[]): SQL {
 }
 
 /** Dollars to cents, as the bounds are compared with prices shown in cents. */
-const cents = (dollars: number) => Math.round(dollars * 100);
+export const cents = (dollars: number) => Math.round(dollars * 100);
 
 /** The price bounds on `price`. */
 function within(filters: Filters, price: SQL): SQL[] {

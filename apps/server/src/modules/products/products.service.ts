@@ -24,6 +24,8 @@ import {
   createCatalogueCache,
 } from './products.cache.js';
 import { type Moment, createListing } from './products.listing.js';
+import { createSearchIndexes } from './products.search-index.js';
+import { createMemorySearch } from './products.search-memory.js';
 import { type CatalogueUrl, answerKey, catalogueUrl } from './products.lookup.js';
 import { productPageColumns, toProductDto } from './products.repo.js';
 import type { StockChange } from './products.stock.js';
@@ -99,6 +101,10 @@ export interface ProductsServiceOptions {
   sales?: Sales;
   /** Told of the cache's hits and misses (issue 37: metrics). */
   signals?: Pick<Signals, 'catalogueCacheHit' | 'catalogueCacheMiss'>;
+  /** Told when the search index could not be read (the database answers searches meanwhile). */
+  onError?: (error: unknown) => void;
+  /** Issue 33: searches answered from memory (the default), or by the database alone. */
+  searchInMemory?: boolean;
 }
 
 /** How long the catalogue's cached answers are fresh by default (see cacheTtlMs). */
@@ -119,6 +125,8 @@ export function createProductsService({
   tell,
   sales = noSales,
   signals,
+  onError = () => {},
+  searchInMemory = true,
 }: ProductsServiceOptions): ProductsService {
   const cache = createCatalogueCache({
     ttlMs: cacheTtlMs,
@@ -129,12 +137,24 @@ export function createProductsService({
     ...(signals ? { signals } : {}),
   });
 
+  // Issue 33: searches answered from memory, read again after a catalogue change (its version).
+  const indexes = createSearchIndexes({
+    db,
+    version: cache.version,
+    maxAgeMs: cacheTtlMs * CONDITIONS_TTLS,
+    now,
+    onError,
+  });
   const listing = createListing({
     db,
     cache,
     publicUrl,
     conditionsMaxAgeMs: cacheTtlMs * CONDITIONS_TTLS,
     now,
+    memory: createMemorySearch({
+      db,
+      indexes: searchInMemory ? indexes : { current: async () => undefined },
+    }),
   });
 
   /** What a load read, and until when it is true (the next time a sale starts or ends). */

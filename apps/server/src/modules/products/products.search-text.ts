@@ -1,0 +1,216 @@
+import { SEARCH_WORD_SIMILARITY } from '../../db/pglite-options.js';
+import type { SearchIndex } from './products.search-index.js';
+import { typoTolerant } from './products.search.js';
+import { lookupable } from './products.tokens.js';
+import { type TrigramQuery, wordSimilar, wordSimilarity } from './products.trigram.js';
+
+/**
+ * Issue 33: what a search text matches, and how well, read from the in-memory index
+ * (products.search-index.ts) exactly as products.search.ts asks the database: every word in the name
+ * and platform as it is or (four letters or more) a typo of one of their words, or the whole text as
+ * a phrase; or every word in the description. Texts arrive folded by the database (pv_fold).
+ */
+
+export interface SearchWord {
+  folded: string;
+  typo: TrigramQuery | undefined;
+}
+
+export interface SearchText {
+  /** The whole text folded, and as a trigram query (the phrase, and the relevance's similarity). */
+  folded: string;
+  whole: TrigramQuery;
+  words: SearchWord[];
+  phrase: boolean;
+}
+
+/** `words` (raw) and their folded forms, for index `ix`: undefined when a word cannot be looked up. */
+export function searchText(
+  ix: SearchIndex,
+  folded: string,
+  raw: readonly string[],
+  foldedWords: readonly string[],
+  phrase: boolean,
+): SearchText | undefined {
+  if (!foldedWords.every(lookupable)) return undefined;
+  return {
+    folded,
+    whole: ix.trigrams.query(folded),
+    words: foldedWords.map((word, k) => ({
+      folded: word,
+      typo: typoTolerant(raw[k]!) ? ix.trigrams.query(word) : undefined,
+    })),
+    phrase,
+  };
+}
+
+/** Scratch arrays of an index's size, zeroed, reused (an answer is computed without a turn between). */
+const scratch = new WeakMap<SearchIndex, { free: Uint8Array[]; counts: Uint8Array }>();
+function scratchOf(ix: SearchIndex) {
+  let found = scratch.get(ix);
+  if (!found) scratch.set(ix, (found = { free: [], counts: new Uint8Array(ix.size) }));
+  return found;
+}
+function borrow(ix: SearchIndex): Uint8Array {
+  return scratchOf(ix).free.pop() ?? new Uint8Array(ix.size);
+}
+function giveBack(ix: SearchIndex, marks: Uint8Array): void {
+  marks.fill(0);
+  scratchOf(ix).free.push(marks);
+}
+
+/** The marked products, ascending. */
+function marked(marks: Uint8Array): number[] {
+  const taken: number[] = [];
+  for (let i = 0; i < marks.length; i += 1) if (marks[i] !== 0) taken.push(i);
+  return taken;
+}
+
+/** How many product postings a trigram query reads. */
+function trigramWeight(ix: SearchIndex, query: TrigramQuery): number {
+  let sum = 0;
+  for (const id of query.ids) sum += ix.trigramStarts[id + 1]! - ix.trigramStarts[id]!;
+  return sum;
+}
+
+/** Marks: the product holds the word as it is (in its name or platform), or may hold a typo of it. */
+const HOLDS = 1;
+const MAYBE = 2;
+
+/**
+ * Marks MAYBE the products not marked yet whose search text may be similar enough to `query`
+ * (`query <% search_text`): those sharing enough of its trigrams to reach the threshold, as pg_trgm's
+ * index finds them (a word similarity is at most the share of the query's trigrams the text holds).
+ * The caller checks them.
+ */
+function markSharing(ix: SearchIndex, query: TrigramQuery, marks: Uint8Array): void {
+  const { counts } = scratchOf(ix);
+  const touched: number[] = [];
+  for (const id of query.ids) {
+    for (let k = ix.trigramStarts[id]!; k < ix.trigramStarts[id + 1]!; k += 1) {
+      const i = ix.trigramPostings[k]!;
+      if (counts[i] === 0) touched.push(i);
+      counts[i] = counts[i]! + 1;
+    }
+  }
+  // Float rounding (float4 in pg_trgm) may lift a share a hair under the threshold to it: kept.
+  const need = query.size * (SEARCH_WORD_SIMILARITY - 1e-6);
+  for (const i of touched) {
+    if (counts[i]! >= need && marks[i] === 0) marks[i] = MAYBE;
+    counts[i] = 0;
+  }
+}
+
+const similar = (ix: SearchIndex, query: TrigramQuery, i: number) =>
+  wordSimilar(ix.trigrams, query, ix.prepared[i]!, SEARCH_WORD_SIMILARITY);
+
+/** What a search text matched: products ascending, each with its rank but for the name's (0, 1). */
+export interface Matched {
+  ids: number[];
+  /** 2: its name and platform hold every word; 3: through a typo (or the phrase); 4: its description. */
+  ranks: number[];
+}
+
+/**
+ * The products whose name and platform hold every word (as it is or a typo), ascending, with rank 2
+ * or 3: the products each word may be in, narrowed word by word (postings: cheap), and only those
+ * left checked exactly, a word at a time (the word similarity is the costly part).
+ */
+function namedByWords(ix: SearchIndex, words: readonly SearchWord[]): Matched {
+  const plans = words
+    .map((word) => {
+      const tokens = ix.names.tokensHolding(word.folded);
+      const weight = ix.names.weight(tokens) + (word.typo ? trigramWeight(ix, word.typo) : 0);
+      return { word, tokens, weight, marks: undefined as Uint8Array | undefined };
+    })
+    .sort((a, b) => a.weight - b.weight);
+  let found: number[] | undefined;
+  for (const plan of plans) {
+    const marks = (plan.marks = borrow(ix));
+    ix.names.markProducts(plan.tokens, marks, HOLDS);
+    if (plan.word.typo) markSharing(ix, plan.word.typo, marks);
+    found = found === undefined ? marked(marks) : found.filter((i) => marks[i] !== 0);
+    if (found.length === 0) break;
+  }
+  let ids = found!;
+  for (const { word, marks } of plans) {
+    if (ids.length > 0 && word.typo)
+      ids = ids.filter((i) => marks![i] === HOLDS || similar(ix, word.typo!, i));
+  }
+  const ranks = ids.map((i) => (plans.every(({ marks }) => marks![i] === HOLDS) ? 2 : 3));
+  for (const { marks } of plans) if (marks) giveBack(ix, marks);
+  return { ids, ranks };
+}
+
+/** The products whose name and platform are similar enough to the whole text, ascending (rank 3). */
+function namedByPhrase(ix: SearchIndex, text: SearchText): Matched {
+  const marks = borrow(ix);
+  markSharing(ix, text.whole, marks);
+  const ids = marked(marks).filter((i) => similar(ix, text.whole, i));
+  giveBack(ix, marks);
+  return { ids, ranks: ids.map(() => 3) };
+}
+
+/** The products whose description holds every word, ascending. */
+function described(ix: SearchIndex, words: readonly SearchWord[]): number[] {
+  const plans = words
+    .map((word) => {
+      const tokens = ix.descriptions.tokensHolding(word.folded);
+      return { tokens, weight: ix.descriptions.weight(tokens) };
+    })
+    .sort((a, b) => a.weight - b.weight);
+  const [first, ...rest] = plans;
+  const marks = borrow(ix);
+  ix.descriptions.markProducts(first!.tokens, marks, 1);
+  let found = marked(marks);
+  giveBack(ix, marks);
+  for (const { tokens } of rest) {
+    const tokenMarks = ix.descriptions.mark(tokens);
+    found = found.filter((i) => ix.descriptions.holds(i, tokenMarks));
+    ix.descriptions.unmark(tokens);
+  }
+  return found;
+}
+
+/**
+ * The products `text` matches, ascending (products.search.ts `matches`): the name's or the
+ * description's; the name's first where both match (its rank is the better).
+ */
+export function matching(ix: SearchIndex, text: SearchText): Matched {
+  const named = text.phrase ? namedByPhrase(ix, text) : namedByWords(ix, text.words);
+  const other = described(ix, text.words);
+  const ids: number[] = [];
+  const ranks: number[] = [];
+  let j = 0;
+  named.ids.forEach((x, k) => {
+    while (j < other.length && other[j]! < x) {
+      ids.push(other[j++]!);
+      ranks.push(4);
+    }
+    if (j < other.length && other[j] === x) j += 1;
+    ids.push(x);
+    ranks.push(named.ranks[k]!);
+  });
+  for (; j < other.length; j += 1) {
+    ids.push(other[j]!);
+    ranks.push(4);
+  }
+  return { ids, ranks };
+}
+
+/**
+ * How well product i matches (products.search.ts `relevance`): 0 the exact name, 1 a name starting
+ * with the text, else its rank as matched (2 to 4).
+ */
+export function rankOf(ix: SearchIndex, text: SearchText, i: number, matchedRank: number): number {
+  if (ix.searchText[i]!.startsWith(text.folded)) {
+    const name = ix.foldedName[i]!;
+    if (name === text.folded) return 0;
+    if (name.startsWith(text.folded)) return 1;
+  }
+  return matchedRank;
+}
+
+/** Within a rank, the closer to the whole text first: word_similarity(text, search_text). */
+export const similarityOf = (ix: SearchIndex, text: SearchText, i: number) =>
+  wordSimilarity(ix.trigrams, text.whole, ix.prepared[i]!);
