@@ -4,11 +4,15 @@
 // search with filters and a sort (typo'd words, platforms, conditions, in stock, price bounds), so the
 // catalogue cache answers next to none of them: the query path alone. GET /api/products (a page of 24)
 // and GET /api/products/facets are measured apart. The slowest request of each is then explained
-// (EXPLAIN (ANALYZE, BUFFERS) of the same SQL the shop ran).
+// (EXPLAIN (ANALYZE, BUFFERS) of the SQL the database runs for it while the shop's in-memory index is
+// read; the shop answers from the index otherwise, products.search-memory.ts), and the index's build
+// time and heap are measured in this process.
 //
 // BENCH_BUILDS="before=/path/to/other/checkout,after=." measures several builds on the same catalogue
 // with the same searches, one after the other (BENCH_ENGINE=postgres or pglite for one engine).
 import { mkdtempSync, rmSync } from 'node:fs';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
@@ -27,6 +31,8 @@ import {
   whereOf,
 } from '../apps/server/src/modules/products/products.search.js';
 import { products } from '../apps/server/src/db/schema/index.js';
+import { buildSearchIndex } from '../apps/server/src/modules/products/products.search-index.js';
+import { trigramRulesOf } from '../apps/server/src/modules/products/products.trigram.js';
 import { parseQuery } from '../apps/server/src/lib/querystring.js';
 import { builds, freshPostgresDatabase, percentile } from './lib.js';
 import { random, seedProducts, withShop } from './generated.js';
@@ -161,7 +167,10 @@ async function measure(
   };
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the SQL the shop runs for `path` (no sale running). */
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the SQL the database runs for `path` (no sale running): the shop's
+ * answer while its in-memory index is read, as before the index.
+ */
 async function explain(env: { DATABASE_URL?: string; DATA_DIR: string }, path: string): Promise<string> {
   const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   try {
@@ -210,13 +219,38 @@ async function runEngine(engine: Engine, env: { DATABASE_URL?: string; DATA_DIR:
     plans.push(
       `#### ${engine}, slowest ${row.route} request (${row.slowest.ms.toFixed(0)} ms under load): \`${row.slowest.path}\``,
       '',
+      'Answered from the in-memory index; the plan of the same search in the database (its answer while the index is read):',
+      '',
       '```',
       await explain(env, row.slowest.path),
       '```',
       '',
     );
   }
-  return { rows, plans };
+  return { rows, plans: [await indexCost(engine, env), '', ...plans] };
+}
+
+/**
+ * What the in-memory search index of this catalogue costs: the time to read and build it, and the
+ * heap it keeps (after a collection, before and after), measured in this process.
+ */
+async function indexCost(engine: Engine, env: { DATABASE_URL?: string; DATA_DIR: string }): Promise<string> {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  try {
+    const rules = await trigramRulesOf(handle.db);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const t0 = performance.now();
+    const index = await buildSearchIndex(handle.db, rules, 1, Date.now());
+    const ms = performance.now() - t0;
+    gc();
+    const kept = process.memoryUsage().heapUsed - before;
+    return `${engine}: the search index of ${index.size.toLocaleString('en-US')} products is read and built in ${(ms / 1000).toFixed(1)} s (once after a catalogue change; the database answers meanwhile) and keeps ${(kept / 1024 / 1024).toFixed(0)} MB of heap.`;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function main() {
