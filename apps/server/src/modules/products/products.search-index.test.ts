@@ -21,13 +21,14 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-function indexes(options: { waitMs?: number; errors?: unknown[]; db?: TestContext['db'] } = {}) {
+function indexes(options: { waitMs?: number; restFactor?: number; errors?: unknown[] } = {}) {
   return createSearchIndexes({
-    db: options.db ?? ctx.db,
+    db: ctx.db,
     version: () => version,
     maxAgeMs: 10_000,
     now: () => now,
     waitMs: options.waitMs ?? 60_000,
+    restFactor: options.restFactor ?? 0,
     onError: (error) => options.errors?.push(error),
   });
 }
@@ -71,6 +72,17 @@ describe('the search index (issue 33)', () => {
     expect(built).toBeDefined();
     version += 1;
     // Read before the change: not used for it.
+    expect(await search.current()).toBeUndefined();
+  });
+
+  it('rests after a build, leaving searches to the database meanwhile, so a busy sale does not read it back to back', async () => {
+    const search = indexes({ restFactor: 1_000_000 });
+    const first = await search.current();
+    expect(first).toBeDefined();
+    version += 1;
+    // A change, but the last build was moments ago: the database answers.
+    expect(await search.current()).toBeUndefined();
+    now += 10_000;
     expect(await search.current()).toBeUndefined();
   });
 

@@ -261,6 +261,13 @@ export interface SearchIndexes {
 /** A request waits this long for an index being built (a small catalogue's), then asks the database. */
 const WAIT_FOR_BUILD_MS = 50;
 
+/**
+ * After a build, the next waits this many times its duration: a busy sale sells products out (each a
+ * catalogue change) faster than a large catalogue's index is read, and back-to-back builds would take
+ * the thread the shop answers on. Meanwhile the database answers searches, as before the index.
+ */
+const REST_FACTOR = 3;
+
 /** `promise`'s value if it settles within `ms`, else undefined. */
 function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -283,6 +290,7 @@ export function createSearchIndexes({
   maxAgeMs,
   now = Date.now,
   waitMs = WAIT_FOR_BUILD_MS,
+  restFactor = REST_FACTOR,
   onError,
 }: {
   db: Database;
@@ -290,14 +298,19 @@ export function createSearchIndexes({
   maxAgeMs: number;
   now?: () => number;
   waitMs?: number;
+  /** After a build, none starts for this many times its duration. */
+  restFactor?: number;
   onError: (error: unknown) => void;
 }): SearchIndexes {
   let index: SearchIndex | undefined;
   let building: Promise<SearchIndex | undefined> | undefined;
   let rules: Promise<TrigramRules> | undefined;
+  let restUntil = 0;
 
-  function build(): Promise<SearchIndex | undefined> {
+  function build(): Promise<SearchIndex | undefined> | undefined {
     if (building) return building;
+    const started = performance.now();
+    if (started < restUntil) return undefined;
     const at = version();
     rules ??= trigramRulesOf(db);
     building = rules
@@ -311,6 +324,8 @@ export function createSearchIndexes({
       })
       .finally(() => {
         building = undefined;
+        const ended = performance.now();
+        restUntil = ended + restFactor * (ended - started);
       });
     return building;
   }
@@ -323,6 +338,7 @@ export function createSearchIndexes({
       const pending = build();
       // Only aged: answers on while its successor is read.
       if (same && maxAgeMs > 0) return index;
+      if (pending === undefined) return undefined;
       const built = await within(pending, waitMs);
       return built !== undefined && built.version === version() ? built : undefined;
     },

@@ -194,6 +194,15 @@ describe('searches from memory (issue 33)', () => {
     }
   });
 
+  it('leaves deep pages to the database (they sort most of what matched)', async () => {
+    const query = ProductListQuery.parse({ q: 'neon', page: '300', limit: '24' });
+    expect(await memory.page(query, { page: 300, limit: 24 }, running)).toBeUndefined();
+    const url = '/api/products?q=neon&page=300&limit=24';
+    const res = await ctx.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(await fromDatabase(url));
+  });
+
   it('answers the shop’s own searches from memory, the same lists as the database', async () => {
     const rand = mulberry32(5);
     for (let n = 0; n < 40; n += 1) {

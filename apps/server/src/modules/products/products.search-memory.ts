@@ -38,6 +38,8 @@ interface Plan {
 /** Folded texts kept (pv_fold is immutable): a shop's searches repeat their words. */
 const FOLDS_MAX = 20_000;
 const NULL = -1;
+/** Pages ending past this many products are read by the database (a deep page sorts most matches). */
+const DEEP_PAGE = 5_000;
 
 export function createMemorySearch({ db, indexes }: { db: Database; indexes: SearchIndexes }) {
   const folds = new Map<string, string>();
@@ -102,6 +104,9 @@ export function createMemorySearch({ db, indexes }: { db: Database; indexes: Sea
     paging: PageRequest,
     running: readonly Sale[],
   ): Promise<{ ids: string[]; total: number } | undefined> {
+    const offset = (paging.page - 1) * paging.limit;
+    // Deep pages sort most of what matched: the database's work, not the thread that answers.
+    if (offset + paging.limit > DEEP_PAGE) return undefined;
     const plan = await planOf(query, running);
     if (!plan) return undefined;
     const { ix } = plan;
@@ -123,7 +128,6 @@ export function createMemorySearch({ db, indexes }: { db: Database; indexes: Sea
         ranks.push(matchedRanks[k]!);
       });
     } else for (let i = 0; i < ix.size; i += 1) if (kept(i)) found.push(i);
-    const offset = (paging.page - 1) * paging.limit;
     const ordered = orderedPage(plan, query, found, ranks, cheapest, offset + paging.limit);
     return { ids: ordered.slice(offset).map((i) => ix.ids[i]!), total: found.length };
   }
