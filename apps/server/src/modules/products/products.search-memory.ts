@@ -3,8 +3,8 @@ import type { PageRequest, ProductListQuery } from '@pixel-vault/shared';
 import type { Database } from '../../db/client.js';
 import type { Sale } from '../promotions/promotions.sales.js';
 import type { SearchIndex, SearchIndexes } from './products.search-index.js';
-import { type Filters, cents, phraseRetry, wordsOf } from './products.search.js';
-import { orderedPage, shown } from './products.search-order.js';
+import { type Filters, cents, phraseRetry, sortOf, wordsOf } from './products.search.js';
+import { catalogueOrderPage, orderedPage, shown } from './products.search-order.js';
 import { type Matched, type SearchText, matching, searchText } from './products.search-text.js';
 
 /**
@@ -118,6 +118,16 @@ export function createMemorySearch({ db, indexes }: { db: Database; indexes: Sea
       (plan.platform < 0 ? plan.platform === -1 : ix.platformKey[i] === plan.platform) &&
       (sold === undefined || sold[i]! >= 0) &&
       bounds(shown(cheapest[i]!, plan.percent, i));
+    const k = offset + paging.limit;
+    if (!plan.matched) {
+      // No text: the catalogue's own orders are read until the page is full, and the rest only counted.
+      const inOrder = catalogueOrderPage(ix, sortOf(query), kept, k);
+      if (inOrder) {
+        let total = 0;
+        for (let i = 0; i < ix.size; i += 1) if (kept(i)) total += 1;
+        return { ids: inOrder.slice(offset).map((i) => ix.ids[i]!), total };
+      }
+    }
     const found: number[] = [];
     const ranks: number[] = [];
     if (plan.matched) {
@@ -128,7 +138,7 @@ export function createMemorySearch({ db, indexes }: { db: Database; indexes: Sea
         ranks.push(matchedRanks[k]!);
       });
     } else for (let i = 0; i < ix.size; i += 1) if (kept(i)) found.push(i);
-    const ordered = orderedPage(plan, query, found, ranks, cheapest, offset + paging.limit);
+    const ordered = orderedPage(plan, query, found, ranks, cheapest, k);
     return { ids: ordered.slice(offset).map((i) => ix.ids[i]!), total: found.length };
   }
 
@@ -157,23 +167,28 @@ export function createMemorySearch({ db, indexes }: { db: Database; indexes: Sea
       return {
         name,
         column: columns ? (filters.inStock ? columns.inStock : columns.all) : nothing(ix),
-        count: 0,
       };
     });
     let total = 0;
     let inStock = 0;
     let min = Number.POSITIVE_INFINITY;
     let max = Number.NEGATIVE_INFINITY;
+    // The arrays and the asked values in locals: this runs for every product of an unsearched shop.
+    const { category: categoryOf, platformKey, platformOrder } = ix;
+    const askedCategory = plan.category;
+    const askedPlatform = plan.platform;
+    const columns = conditions.map((c) => c.column);
+    const counted = new Int32Array(conditions.length);
     const visit = (i: number) => {
-      const platform = ix.platformKey[i]!;
-      if (platform >= 0 && ix.platformOrder[i]! < platformName[platform]!)
-        platformName[platform] = ix.platformOrder[i]!;
-      const categoryOk = plan.category < 0 ? plan.category === -1 : ix.category[i] === plan.category;
-      const platformOk = plan.platform < 0 ? plan.platform === -1 : platform === plan.platform;
+      const platform = platformKey[i]!;
+      if (platform >= 0 && platformOrder[i]! < platformName[platform]!)
+        platformName[platform] = platformOrder[i]!;
+      const categoryOk = askedCategory < 0 ? askedCategory === -1 : categoryOf[i] === askedCategory;
+      const platformOk = askedPlatform < 0 ? askedPlatform === -1 : platform === askedPlatform;
       const soldOk = sold === undefined || sold[i]! >= 0;
       const price = shown(cheapest[i]!, percent, i);
       const priceOk = bounds(price);
-      if (platformOk && soldOk && priceOk) byCategory[ix.category[i]!]! += 1;
+      if (platformOk && soldOk && priceOk) byCategory[categoryOf[i]!]! += 1;
       if (categoryOk && soldOk && priceOk && platform >= 0) byPlatform[platform]! += 1;
       if (!(categoryOk && platformOk)) return;
       if (soldOk && priceOk) total += 1;
@@ -183,9 +198,9 @@ export function createMemorySearch({ db, indexes }: { db: Database; indexes: Sea
         if (price < min) min = price;
         if (price > max) max = price;
       }
-      for (const condition of conditions) {
-        const own = shown(condition.column[i]!, percent, i);
-        if (own >= 0 && bounds(own)) condition.count += 1;
+      for (let c = 0; c < columns.length; c += 1) {
+        const own = shown(columns[c]![i]!, percent, i);
+        if (own >= 0 && bounds(own)) counted[c]! += 1;
       }
     };
     if (plan.matched) for (const i of plan.matched.ids) visit(i);
@@ -204,7 +219,7 @@ export function createMemorySearch({ db, indexes }: { db: Database; indexes: Sea
       total,
       categories,
       platforms,
-      conditions: conditions.map(({ name, count }) => ({ value: name, count })),
+      conditions: conditions.map(({ name }, c) => ({ value: name, count: counted[c]! })),
       price: min === Number.POSITIVE_INFINITY ? null : { min, max },
       inStock,
     };

@@ -1,4 +1,4 @@
-import type { ProductListQuery } from '@pixel-vault/shared';
+import type { ProductListQuery, ProductSort } from '@pixel-vault/shared';
 import type { SearchIndex } from './products.search-index.js';
 import { type SearchText, rankOf, similarityOf } from './products.search-text.js';
 import { type Filters, sortOf } from './products.search.js';
@@ -77,6 +77,30 @@ function inOrder(rank: Int32Array, found: number[], soldOut: (i: number) => numb
   const inTheirOrder: number[] = [];
   for (const i of order) if (isFound[i] === 1) inTheirOrder.push(i);
   return firstInStock(inTheirOrder, soldOut, k);
+}
+
+/**
+ * The first k products `kept` in a catalogue-wide order (name, newest, rating), in stock first, read
+ * along the order until the page is full; undefined for the other sorts (their order depends on the
+ * filters and sales).
+ */
+export function catalogueOrderPage(
+  ix: SearchIndex,
+  sort: ProductSort,
+  kept: (i: number) => boolean,
+  k: number,
+): number[] | undefined {
+  if (sort !== 'name' && sort !== 'newest' && sort !== 'rating') return undefined;
+  const order = sort === 'name' ? undefined : orderOf(sort === 'newest' ? ix.newestRank : ix.ratingRank);
+  const stocked: number[] = [];
+  const gone: number[] = [];
+  for (let at = 0; at < ix.size && stocked.length < k; at += 1) {
+    const i = order ? order[at]! : at;
+    if (!kept(i)) continue;
+    if (ix.cheapestInStock[i]! >= 0) stocked.push(i);
+    else if (gone.length < k) gone.push(i);
+  }
+  return [...stocked, ...gone].slice(0, k);
 }
 
 /** The products in the order of `rank` (kept per index: built once). */

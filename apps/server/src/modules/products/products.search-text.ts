@@ -85,19 +85,21 @@ const MAYBE = 2;
  */
 function markSharing(ix: SearchIndex, query: TrigramQuery, marks: Uint8Array): void {
   const { counts } = scratchOf(ix);
-  const touched: number[] = [];
+  const starts = ix.trigramStarts;
+  const postings = ix.trigramPostings;
+  // Float rounding (float4 in pg_trgm) may lift a share a hair under the threshold to it: kept.
+  const needed = Math.ceil(query.size * (SEARCH_WORD_SIMILARITY - 1e-6));
+  // Marked as a count reaches what is needed; a second walk clears the counts (no list of them).
   for (const id of query.ids) {
-    for (let k = ix.trigramStarts[id]!; k < ix.trigramStarts[id + 1]!; k += 1) {
-      const i = ix.trigramPostings[k]!;
-      if (counts[i] === 0) touched.push(i);
-      counts[i] = counts[i]! + 1;
+    for (let k = starts[id]!, end = starts[id + 1]!; k < end; k += 1) {
+      const i = postings[k]!;
+      const count = counts[i]! + 1;
+      counts[i] = count;
+      if (count === needed && marks[i] === 0) marks[i] = MAYBE;
     }
   }
-  // Float rounding (float4 in pg_trgm) may lift a share a hair under the threshold to it: kept.
-  const need = query.size * (SEARCH_WORD_SIMILARITY - 1e-6);
-  for (const i of touched) {
-    if (counts[i]! >= need && marks[i] === 0) marks[i] = MAYBE;
-    counts[i] = 0;
+  for (const id of query.ids) {
+    for (let k = starts[id]!, end = starts[id + 1]!; k < end; k += 1) counts[postings[k]!] = 0;
   }
 }
 
