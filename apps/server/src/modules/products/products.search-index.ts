@@ -53,6 +53,9 @@ export interface SearchIndex {
   searchText: string[];
   foldedName: string[];
   names: TokenIndex;
+  /** The distinct trigram ids of each token of the names (token t's in tokenTrigrams[starts[t]..]). */
+  tokenTrigramStarts: Int32Array;
+  tokenTrigrams: Int32Array;
   descriptions: TokenIndex;
   trigrams: TrigramDictionary;
   prepared: PreparedText[];
@@ -205,6 +208,13 @@ export async function buildSearchIndex(
   }
   const names = createTokenIndex(searchText);
   await yieldTurn();
+  const tokenTrigramStarts = new Int32Array(names.vocabulary.length + 1);
+  const tokenTrigramList: number[] = [];
+  names.vocabulary.forEach((token, t) => {
+    for (const id of trigrams.prepare(token).uniqueIds) tokenTrigramList.push(id);
+    tokenTrigramStarts[t + 1] = tokenTrigramList.length;
+  });
+  await yieldTurn();
   const descriptions = createTokenIndex(rows.map((r) => r.search_description));
   await yieldTurn();
   const { starts: trigramStarts, postings: trigramPostings } = postingsOf(prepared, trigrams.size);
@@ -232,6 +242,8 @@ export async function buildSearchIndex(
     searchText,
     foldedName: rows.map((r) => r.folded_name),
     names,
+    tokenTrigramStarts,
+    tokenTrigrams: Int32Array.from(tokenTrigramList),
     descriptions,
     trigrams,
     prepared,

@@ -59,10 +59,15 @@ function giveBack(ix: SearchIndex, marks: Uint8Array): void {
   scratchOf(ix).free.push(marks);
 }
 
-/** The marked products, ascending. */
+/** The marked products, ascending: read four marks at a time (most are 0). */
 function marked(marks: Uint8Array): number[] {
   const taken: number[] = [];
-  for (let i = 0; i < marks.length; i += 1) if (marks[i] !== 0) taken.push(i);
+  const words = new Uint32Array(marks.buffer, marks.byteOffset, marks.length >> 2);
+  for (let w = 0; w < words.length; w += 1) {
+    if (words[w] === 0) continue;
+    for (let i = w << 2; i < (w << 2) + 4; i += 1) if (marks[i] !== 0) taken.push(i);
+  }
+  for (let i = words.length << 2; i < marks.length; i += 1) if (marks[i] !== 0) taken.push(i);
   return taken;
 }
 
@@ -103,8 +108,63 @@ function markSharing(ix: SearchIndex, query: TrigramQuery, marks: Uint8Array): v
   }
 }
 
-const similar = (ix: SearchIndex, query: TrigramQuery, i: number) =>
-  wordSimilar(ix.trigrams, query, ix.prepared[i]!, SEARCH_WORD_SIMILARITY);
+/**
+ * What decides `query`'s word similarity to product i's search text: its tokens from the first to the
+ * last holding one of the query's trigrams. pg_trgm reads nothing before the first trigram found and
+ * computes nothing after the last, and a text's trigrams are its tokens' one after the other (a
+ * trigram never spans whitespace). Products of equal spans have equal similarities: computed once a
+ * request ("gaem boy": 8,334 Game Boy products, one span). A number for one token, else the ids
+ * joined; '' when no token holds one (similarity 0).
+ */
+function spanOf(ix: SearchIndex, query: TrigramQuery, i: number): number | string {
+  const marks = ix.trigrams.marksFor(query);
+  const { sequenceStarts, sequence } = ix.names;
+  const starts = ix.tokenTrigramStarts;
+  const trigrams = ix.tokenTrigrams;
+  let first = -1;
+  let last = -1;
+  for (let at = sequenceStarts[i]!, end = sequenceStarts[i + 1]!; at < end; at += 1) {
+    const token = sequence[at]!;
+    for (let k = starts[token]!, stop = starts[token + 1]!; k < stop; k += 1) {
+      if (marks[trigrams[k]!] === 1) {
+        if (first < 0) first = at;
+        last = at;
+        break;
+      }
+    }
+  }
+  if (first < 0) return '';
+  if (first === last) return sequence[first]!;
+  let key = String(sequence[first]);
+  for (let at = first + 1; at <= last; at += 1) key += `,${sequence[at]}`;
+  return key;
+}
+
+/** Per query (made per request): the answers already computed, by span. */
+const similarMemo = new WeakMap<TrigramQuery, Map<number | string, boolean>>();
+const similarityMemo = new WeakMap<TrigramQuery, Map<number | string, number>>();
+
+function memoOf<T>(memos: WeakMap<TrigramQuery, Map<number | string, T>>, query: TrigramQuery) {
+  let memo = memos.get(query);
+  if (!memo) memos.set(query, (memo = new Map()));
+  return memo;
+}
+
+/** `query <% search_text` of product i (pg_trgm's operator, at the shop's threshold). */
+function similar(ix: SearchIndex, query: TrigramQuery, i: number): boolean {
+  const span = spanOf(ix, query, i);
+  // Spans of several tokens seldom repeat (a product's own words in them): computed as they come.
+  if (typeof span === 'string' && span !== '') {
+    return wordSimilar(ix.trigrams, query, ix.prepared[i]!, SEARCH_WORD_SIMILARITY);
+  }
+  const memo = memoOf(similarMemo, query);
+  let answer = memo.get(span);
+  if (answer === undefined) {
+    answer = wordSimilar(ix.trigrams, query, ix.prepared[i]!, SEARCH_WORD_SIMILARITY);
+    memo.set(span, answer);
+  }
+  return answer;
+}
 
 /** What a search text matched: products ascending, each with its rank but for the name's (0, 1). */
 export interface Matched {
@@ -214,5 +274,13 @@ export function rankOf(ix: SearchIndex, text: SearchText, i: number, matchedRank
 }
 
 /** Within a rank, the closer to the whole text first: word_similarity(text, search_text). */
-export const similarityOf = (ix: SearchIndex, text: SearchText, i: number) =>
-  wordSimilarity(ix.trigrams, text.whole, ix.prepared[i]!);
+export function similarityOf(ix: SearchIndex, text: SearchText, i: number): number {
+  const memo = memoOf(similarityMemo, text.whole);
+  const span = spanOf(ix, text.whole, i);
+  let value = memo.get(span);
+  if (value === undefined) {
+    value = wordSimilarity(ix.trigrams, text.whole, ix.prepared[i]!);
+    memo.set(span, value);
+  }
+  return value;
+}

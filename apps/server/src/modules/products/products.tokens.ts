@@ -26,6 +26,11 @@ export interface TokenIndex {
   /** Marks `tokens` in a vocabulary-sized array (cleared by `unmark`), for `holds`. */
   mark(tokens: Int32Array): Uint8Array;
   unmark(tokens: Int32Array): void;
+  /** The tokens, by id. */
+  readonly vocabulary: readonly string[];
+  /** Each product's tokens in order, repeats kept: product i's are sequence[sequenceStarts[i]..]. */
+  readonly sequenceStarts: Int32Array;
+  readonly sequence: Int32Array;
 }
 
 const NO_TOKENS = new Int32Array(0);
@@ -63,6 +68,8 @@ export function createTokenIndex(texts: readonly string[]): TokenIndex {
   // Each product's distinct tokens, one after the other (its range in `starts`).
   const starts = new Int32Array(texts.length + 1);
   const own: number[] = [];
+  const sequenceStarts = new Int32Array(texts.length + 1);
+  const inOrder: number[] = [];
   for (let i = 0; i < texts.length; i += 1) {
     const seen = new Set<number>();
     for (const token of texts[i]!.split(WHITESPACE)) {
@@ -73,12 +80,14 @@ export function createTokenIndex(texts: readonly string[]): TokenIndex {
         ids.set(token, id);
         vocabulary.push(token);
       }
+      inOrder.push(id);
       if (!seen.has(id)) {
         seen.add(id);
         own.push(id);
       }
     }
     starts[i + 1] = own.length;
+    sequenceStarts[i + 1] = inOrder.length;
   }
   const tokensOf = Int32Array.from(own);
   // The products of each token (its range in `postingStarts`), in product order.
@@ -94,6 +103,9 @@ export function createTokenIndex(texts: readonly string[]): TokenIndex {
   const grams = gramsOf(vocabulary);
 
   return {
+    vocabulary,
+    sequenceStarts,
+    sequence: Int32Array.from(inOrder),
     tokensHolding(word) {
       if (word.length <= GRAM_MAX) return grams.get(word) ?? NO_TOKENS;
       // The tokens holding its rarest piece, then those holding it whole.
