@@ -210,7 +210,9 @@ function namedByPhrase(ix: SearchIndex, text: SearchText): Matched {
   markSharing(ix, text.whole, marks);
   const ids = marked(marks).filter((i) => similar(ix, text.whole, i));
   giveBack(ix, marks);
-  return { ids, ranks: ids.map(() => 3) };
+  // Rank 2 is every word held, whichever way it matched (none can be, when a phrase is tried).
+  const ranks = ids.map((i) => (text.words.every((w) => ix.searchText[i]!.includes(w.folded)) ? 2 : 3));
+  return { ids, ranks };
 }
 
 /** The products whose description holds every word, ascending. */
