@@ -43,29 +43,38 @@ const DEEP_PAGE = 5_000;
 
 export function createMemorySearch({ db, indexes }: { db: Database; indexes: SearchIndexes }) {
   const folds = new Map<string, string>();
+  const lowered = new Map<string, string>();
 
-  /** pv_fold of each text and lower() of the platform, by the database (one statement for the new). */
+  /**
+   * pv_fold of each text and lower() of the platform, by the database (one statement for those not
+   * remembered). Answered from what this call read: the memory may be cleared meanwhile.
+   */
   async function folded(texts: readonly string[], platform: string | undefined) {
-    const asked = [...new Set(texts.filter((t) => !folds.has(t)))];
-    const platformKey = platform === undefined ? undefined : `\u0000${platform}`;
-    if (platformKey !== undefined && !folds.has(platformKey)) {
-      asked.push(platformKey);
+    const known = new Map<string, string>();
+    const asked: string[] = [];
+    for (const text of texts) {
+      const found = folds.get(text);
+      if (found !== undefined) known.set(text, found);
+      else if (!asked.includes(text)) asked.push(text);
     }
-    if (asked.length > 0) {
-      const columns = asked.map((text, k) =>
-        text === platformKey
-          ? sql`lower(${platform}) as ${sql.identifier(`f${k}`)}`
-          : sql`pv_fold(${text}) as ${sql.identifier(`f${k}`)}`,
-      );
+    let platformKey = platform === undefined ? undefined : lowered.get(platform);
+    if (asked.length > 0 || (platform !== undefined && platformKey === undefined)) {
+      const columns = asked.map((text, k) => sql`pv_fold(${text}) as ${sql.identifier(`f${k}`)}`);
+      if (platform !== undefined) columns.push(sql`lower(${platform}) as "platform"`);
       const result = await db.execute(sql`select ${sql.join(columns, sql`, `)}`);
       const [row] = (result as unknown as { rows: Record<string, string>[] }).rows;
       if (folds.size + asked.length > FOLDS_MAX) folds.clear();
-      asked.forEach((text, k) => folds.set(text, row![`f${k}`]!));
+      asked.forEach((text, k) => {
+        known.set(text, row![`f${k}`]!);
+        folds.set(text, row![`f${k}`]!);
+      });
+      if (platform !== undefined) {
+        platformKey = row!.platform!;
+        if (lowered.size >= FOLDS_MAX) lowered.clear();
+        lowered.set(platform, platformKey);
+      }
     }
-    return {
-      fold: (text: string) => folds.get(text)!,
-      platform: platformKey === undefined ? undefined : folds.get(platformKey)!,
-    };
+    return { fold: (text: string) => known.get(text)!, platform: platformKey };
   }
 
   /** What the filters ask, read against the index; undefined when it cannot answer them. */
