@@ -240,7 +240,7 @@ export function createMemorySearch({ db, indexes }: { db: Database; indexes: Sea
 export type MemorySearch = ReturnType<typeof createMemorySearch>;
 
 /** The column of cheapestOf(filters) (products.search.ts): -1 where SQL has null. */
-export function cheapestOf(ix: SearchIndex, filters: Filters): Int32Array {
+function cheapestOf(ix: SearchIndex, filters: Filters): Int32Array {
   if (filters.condition === undefined) return filters.inStock ? ix.cheapestInStock : ix.cheapest;
   const columns = ix.facts.get(filters.condition);
   if (!columns) return nothing(ix);
@@ -273,7 +273,7 @@ function percentsOf(ix: SearchIndex, running: readonly Sale[]): Uint8Array | und
 }
 
 /** The price bounds (SQL's null fails any bound). */
-export function boundsOf(filters: Filters): (price: number) => boolean {
+function boundsOf(filters: Filters): (price: number) => boolean {
   const min = filters.minPrice === undefined ? undefined : cents(filters.minPrice);
   const max = filters.maxPrice === undefined ? undefined : cents(filters.maxPrice);
   if (min === undefined && max === undefined) return () => true;

@@ -1,4 +1,4 @@
-import type { ProductListQuery, ProductSort } from '@pixel-vault/shared';
+import { type ProductListQuery, type ProductSort, salePriceCents } from '@pixel-vault/shared';
 import type { SearchIndex } from './products.search-index.js';
 import { type SearchText, rankOf, similarityOf } from './products.search-text.js';
 import { type Filters, sortOf } from './products.search.js';
@@ -6,10 +6,10 @@ import { type Filters, sortOf } from './products.search.js';
 // Issue 33: the order of a page answered from the in-memory index (products.search-memory.ts), as
 // products.search.ts's orderOf gives it in SQL.
 
-/** The price shown for `cheapest` cents under product i's sale (products.search.ts underSale). */
+/** The price shown for `cheapest` cents (-1: none) under product i's sale (shared pricing). */
 export function shown(cheapest: number, percent: Uint8Array | undefined, i: number): number {
   if (cheapest < 0 || percent === undefined) return cheapest;
-  return cheapest - Math.round((cheapest * percent[i]!) / 100);
+  return salePriceCents(cheapest, percent[i]!);
 }
 
 /**
@@ -149,7 +149,7 @@ function byRelevance(
 }
 
 /** The first `k` of `items` by `compare`, in order. */
-export function topK(items: number[], k: number, compare: (a: number, b: number) => number): number[] {
+function topK(items: number[], k: number, compare: (a: number, b: number) => number): number[] {
   if (k <= 0) return [];
   if (k * 8 >= items.length) return [...items].sort(compare).slice(0, k);
   // A bounded max-heap of the k best seen.
