@@ -121,36 +121,43 @@ export async function catalogueOf(ex: Executor, productIds: readonly string[]): 
   return new Map(rows.map((row): [string, CatalogueProduct] => [row.id, row]));
 }
 
+/** A buyer's cart lines of the variants an order paid for. */
+const paidLines = (userId: string, variantIds: readonly string[]) =>
+  and(eq(cartItems.userId, userId), inArray(cartItems.variantId, [...variantIds]));
+
 /**
- * An order was paid (orders.service.ts settle, in its transaction): its variants leave the buyer's
- * cart, on every device. The first statement counts a write on the cart, and so takes its lock, only
- * if the cart holds one of them (one round trip for every other paid order); the lines go in a
- * second, which reads the lines afresh under that lock. The cart is locked before its lines, as every
- * cart write does: the other order could deadlock with a write.
+ * An order was paid (orders.settle.ts, in its transaction): its variants leave the buyer's cart, on
+ * every device. This counts a write on the cart, and so takes its lock, only if the cart holds one of
+ * them; it is a `with` clause of the statement that marks the order paid (issue 28: no round trip of
+ * its own, so every other paid order pays nothing for it). The cart is locked before its lines, as
+ * every cart write does: the other order could deadlock with a write. Undefined: nothing to look for.
  */
-export async function removeVariants(
+export function countPaidCart(tx: Transaction, userId: string, variantIds: readonly string[], now: Date) {
+  if (variantIds.length === 0) return undefined;
+  return tx.$with('paid_cart').as(
+    tx
+      .update(carts)
+      .set({ version: sql`${carts.version} + 1`, updatedAt: now })
+      .where(
+        and(
+          eq(carts.userId, userId),
+          exists(
+            tx
+              .select({ one: sql`1` })
+              .from(cartItems)
+              .where(paidLines(userId, variantIds)),
+          ),
+        ),
+      )
+      .returning({ version: carts.version }),
+  );
+}
+
+/** Then, when countPaidCart found the cart: the lines go, read afresh under the cart's lock. */
+export async function removePaidLines(
   tx: Transaction,
   userId: string,
   variantIds: readonly string[],
-  now: Date,
 ): Promise<void> {
-  if (variantIds.length === 0) return;
-  const paidLines = and(eq(cartItems.userId, userId), inArray(cartItems.variantId, [...variantIds]));
-  const [counted] = await tx
-    .update(carts)
-    .set({ version: sql`${carts.version} + 1`, updatedAt: now })
-    .where(
-      and(
-        eq(carts.userId, userId),
-        exists(
-          tx
-            .select({ one: sql`1` })
-            .from(cartItems)
-            .where(paidLines),
-        ),
-      ),
-    )
-    .returning({ version: carts.version });
-  if (!counted) return;
-  await tx.delete(cartItems).where(paidLines);
+  await tx.delete(cartItems).where(paidLines(userId, variantIds));
 }

@@ -1,4 +1,5 @@
 import type { Cart, CartBody } from '@pixel-vault/shared';
+import type { WithSubquery } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.js';
 import type { OrderItemRow, OrderRow } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
@@ -12,7 +13,8 @@ import {
   catalogueOf,
   lockCart,
   readCart,
-  removeVariants,
+  countPaidCart,
+  removePaidLines,
   storedLines,
   writeLines,
 } from './cart.repo.js';
@@ -31,9 +33,10 @@ export interface CartService {
   merge(user: AuthUser, body: CartBody): Promise<Cart>;
   /**
    * The orders module's onPaid (in the transaction that marks the order paid): the order's variants
-   * leave its owner's cart; the owner's other lines stay.
+   * leave its owner's cart; the owner's other lines stay. `alongside` is a `with` clause of the
+   * statement that marks the order paid; `after` runs next, told whether it found the cart.
    */
-  removeOrdered(tx: Transaction, order: OrderRow, items: readonly OrderItemRow[]): Promise<void>;
+  orderPaid: PaidOrderHook;
 }
 
 export interface CartServiceOptions {
@@ -43,6 +46,18 @@ export interface CartServiceOptions {
   publicUrl: PublicUrlOf;
   clock?: () => Date;
 }
+
+/**
+ * What the orders module calls when an order is paid, in its transaction (orders.settle.ts's
+ * OrderPaidHook, written here so the cart does not import the orders module).
+ */
+export interface PaidOrderHook {
+  alongside(tx: Transaction, order: OrderRow, items: readonly OrderItemRow[]): WithSubquery | undefined;
+  after(tx: Transaction, order: OrderRow, items: readonly OrderItemRow[], found: boolean): Promise<void>;
+}
+
+const variantsOf = (items: readonly OrderItemRow[]) =>
+  items.flatMap((item) => (item.variantId ? [item.variantId] : []));
 
 /** What a write keeps of the catalogue and the cart as it was: the lines to write and those dropped. */
 type Rule = (stored: readonly StoredLine[], catalogue: Catalogue) => CartLines;
@@ -139,10 +154,12 @@ export function createCartService({
         (stored, catalogue) => mergeCarts(stored, body.items, catalogue),
       ),
 
-    async removeOrdered(tx, order, items) {
-      if (!order.userId) return;
-      const variants = items.flatMap((item) => (item.variantId ? [item.variantId] : []));
-      await removeVariants(tx, order.userId, variants, clock());
+    orderPaid: {
+      alongside: (tx, order, items) =>
+        order.userId ? countPaidCart(tx, order.userId, variantsOf(items), clock()) : undefined,
+      async after(tx, order, items, found) {
+        if (found && order.userId) await removePaidLines(tx, order.userId, variantsOf(items));
+      },
     },
   };
 }

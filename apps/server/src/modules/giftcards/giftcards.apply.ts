@@ -16,7 +16,13 @@ import type { AuthUser } from '../../lib/access.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { orderExpired } from '../orders/orders.expiry.js';
 import { orderClosed } from '../orders/orders.lifecycle.js';
-import { applicationsOn, moneyColumns, moneyOn, releaseApplication } from '../orders/orders.repo.js';
+import {
+  applicationsOn,
+  itemsColumn,
+  moneyColumns,
+  moneyOn,
+  releaseApplication,
+} from '../orders/orders.repo.js';
 import {
   type OrderEffects,
   type OrdersService,
@@ -60,7 +66,12 @@ function cardOnOrder(executor: Executor) {
   return (
     executor
       // Qualified: inside the ledger subquery a bare "id" would be the ledger row's.
-      .select({ card: giftCards, ...moneyColumns(sql.placeholder('orderId'), sql`${giftCards}."id"`) })
+      .select({
+        card: giftCards,
+        ...moneyColumns(sql.placeholder('orderId'), sql`${giftCards}."id"`),
+        // For the confirmation mail when this payment settles the order: no read of its own.
+        items: itemsColumn(sql.placeholder('orderId')),
+      })
       .from(giftCards)
       .where(and(eq(giftCards.id, sql.placeholder('id')), isNull(giftCards.deletedAt)))
       .for('update')
@@ -108,7 +119,7 @@ export function createGiftCardApplications({
     // Locked after the order, as everywhere: the balance read here is the one debited.
     const locked = await lockCardOnOrder(tx, cardId, order.id);
     if (!locked) throw giftCardNotFound();
-    const { card, ...money } = locked;
+    const { card, items, ...money } = locked;
     // Its hold ran out and its gift-card money went back: nothing here is "already applied".
     if (order.status === 'expired') throw orderExpired();
 
@@ -163,6 +174,7 @@ export function createGiftCardApplications({
     const { dueCents } = await orders.settle(tx, order, effects, {
       giftCents: money.giftCents + amountCents,
       capturedCents: money.capturedCents,
+      items,
     });
     return {
       balanceCents: Number(debited.balance_after_cents),

@@ -1,6 +1,6 @@
 import { type SQL, and, eq, isNull, sql } from 'drizzle-orm';
 import { type CreateOrderBody, type ProductOption, nameWithVariant, variantTitle } from '@pixel-vault/shared';
-import { type Transaction, queryRows } from '../../db/client.js';
+import { type Executor, type Transaction, queryRows } from '../../db/client.js';
 import { isDefaultVariant, productVariants, products } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { byCodePoint } from '../../lib/sorting.js';
@@ -93,7 +93,7 @@ const idList = (ids: readonly string[]) =>
  * order reserve() locks them in, as returnStock() gives them back.
  */
 export async function priceLines(
-  tx: Transaction,
+  tx: Executor,
   wanted: readonly WantedLine[],
   sales: { book: SaleBook; at: number } = { book: NO_SALES, at: 0 },
 ): Promise<PricedLine[]> {
@@ -149,7 +149,7 @@ export async function priceLines(
 }
 
 /** Why a wanted line has no variant to sell: always throws. */
-async function refuseLine(tx: Transaction, w: WantedLine, found: VariantRow | undefined): Promise<never> {
+async function refuseLine(tx: Executor, w: WantedLine, found: VariantRow | undefined): Promise<never> {
   const [product] = await tx
     .select({ name: products.name })
     .from(products)

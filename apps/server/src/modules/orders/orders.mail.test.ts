@@ -156,4 +156,21 @@ describe('confirmation mail totals', () => {
       ].join('\n'),
     );
   });
+
+  it("lists the lines in byte order, as the order's own answer does (the gift card's statement reads them)", async () => {
+    // Issue 28: paying with a gift card reads the lines with the card's lock, as JSON; the mail lists
+    // them in itemsFor's order (name by byte: capitals first), whatever order they were placed in.
+    const { order, mail } = await confirmationOf([
+      { name: 'zelda', priceCents: 500, qty: 1 },
+      { name: 'Zelda II', priceCents: 1999, qty: 2 },
+      { name: 'Actraiser', priceCents: 1000, qty: 1 },
+    ]);
+    const listed = mail.text.split('\n').filter((l) => l.startsWith('  ') && l.includes(' x $'));
+    expect(listed).toEqual([
+      '  Actraiser: 1 x $10.00 = $10.00',
+      '  Zelda II: 2 x $19.99 = $39.98',
+      '  zelda: 1 x $5.00 = $5.00',
+    ]);
+    expect(order.orderItems.map((i) => i.itemName)).toEqual(['Actraiser', 'Zelda II', 'zelda']);
+  });
 });

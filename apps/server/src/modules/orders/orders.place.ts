@@ -110,13 +110,15 @@ export function createOrderPlacement({
     const moved: StockChange[] = [];
     // Read before the transaction: on PGlite it holds the one connection the book would read on.
     const book = await sales.book();
+    // Which variant each line buys, at what price: read without locks, so before the transaction
+    // (reserve() checks the price again under the variant's lock). A statement fewer while the
+    // customer's lock is held, and on PGlite a wait fewer while the transaction holds its one session.
+    const lines = await priceLines(db, wanted, { book, at: now.getTime() });
     const order = await db.transaction(async (tx) => {
       // The customer's row lock runs their placements one at a time, so two at once cannot both slip
       // under the hold limits (issue 9).
       const customer = await lockUser(tx, user.id);
       if (!customer) throw notAuthorized();
-      // Which variant each line buys, at what price (read without locks; reserve() checks it again).
-      const lines = await priceLines(tx, wanted, { book, at: now.getTime() });
       const holds = await admitHold(tx, {
         userId: user.id,
         cart: new Map(lines.map((l) => [l.variantId, l.quantity])),

@@ -2,7 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { AdminOrdersQuery, CreateOrderBody, Order } from '@pixel-vault/shared';
 import type { HoldLimits } from '../../config.js';
 import type { Database, Executor, Transaction } from '../../db/client.js';
-import { type OrderRow, orders } from '../../db/schema/index.js';
+import { type OrderItemRow, type OrderRow, orders } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/access.js';
 import { NO_SIGNALS, type Signals } from '../../lib/signals.js';
 import { type PublicUrlOf, relativeUrls } from '../../lib/urls.js';
@@ -61,13 +61,14 @@ export interface OrdersService {
   ): Promise<T>;
   /**
    * unpaid -> paid when gift cards + captured payments cover the total. Caller holds the lock. `known`:
-   * the money on the order as the caller has just read and changed it under that lock (saves a read).
+   * the money on the order as the caller has just read and changed it under that lock, perhaps with
+   * the order's lines (each saves a read).
    */
   settle(
     tx: Transaction,
     order: OrderRow,
     effects: OrderEffects,
-    known?: MoneyOnOrder,
+    known?: MoneyOnOrder & { items?: OrderItemRow[] },
   ): Promise<SettleResult>;
   /** What is left to pay on a locked unpaid order, in cents. */
   remainderCents(tx: Transaction, order: OrderRow): Promise<number>;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { desc, sql } from 'drizzle-orm';
+import { type WithSubquery, desc, getTableColumns, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.js';
 import {
   type OrderItemRow,
@@ -28,14 +28,15 @@ export interface SettleResult {
 }
 
 /**
- * Told in the transaction that marks an order paid, after the order's row changed (issue 34: its lines
- * leave the buyer's server cart). What it writes commits or rolls back with the payment.
+ * Told in the transaction that marks an order paid (issue 34: its lines leave the buyer's server cart).
+ * `alongside` is a write that runs in the statement that marks the order paid, as a `with` clause of it
+ * (issue 28: no round trip of its own); `after` runs next, told whether that write found any row. What
+ * either writes commits or rolls back with the payment.
  */
-export type OrderPaidHook = (
-  tx: Transaction,
-  order: OrderRow,
-  items: readonly OrderItemRow[],
-) => Promise<void>;
+export interface OrderPaidHook {
+  alongside(tx: Transaction, order: OrderRow, items: readonly OrderItemRow[]): WithSubquery | undefined;
+  after(tx: Transaction, order: OrderRow, items: readonly OrderItemRow[], found: boolean): Promise<void>;
+}
 
 /**
  * unpaid -> paid, the one way every payment path marks an order paid (gift cards, PayPal, the demo
@@ -53,7 +54,8 @@ export function createSettlement({ clock, onPaid }: { clock: () => Date; onPaid?
     tx: Transaction,
     order: OrderRow,
     effects: OrderEffects,
-    known?: MoneyOnOrder,
+    /** What the caller read already under the order's lock: the money on it, perhaps its lines. */
+    known?: MoneyOnOrder & { items?: OrderItemRow[] },
   ): Promise<SettleResult> {
     // Paid once (and perhaps refunded or cancelled since): nothing more to settle.
     if (order.paidAt !== null) return { paid: true, dueCents: 0 };
@@ -80,7 +82,7 @@ export function createSettlement({ clock, onPaid }: { clock: () => Date; onPaid?
       const provider = last.provider === 'paypal' ? 'PayPal' : 'demo';
       method = giftCents > 0 ? `Gift Card + ${provider}` : last.provider;
     }
-    const items = await itemsFor(tx, [order.id]);
+    const items = known?.items ?? (await itemsFor(tx, [order.id]));
     // The confirmation mail, the timeline's line and the order's change go in one statement (issue 13:
     // two round trips fewer per paid order); the mail's id is chosen here so the order can name it.
     // A `with` clause's insert runs whatever the update finds; it finds the order (the caller holds
@@ -100,8 +102,9 @@ export function createSettlement({ clock, onPaid }: { clock: () => Date; onPaid?
         at: now,
       }).returning({ id: orderEvents.id }),
     );
+    const alongside = onPaid?.alongside(tx, order, items);
     const [updated] = await tx
-      .with(mail, event)
+      .with(mail, event, ...(alongside ? [alongside] : []))
       .update(orders)
       .set({
         status: 'paid',
@@ -115,11 +118,15 @@ export function createSettlement({ clock, onPaid }: { clock: () => Date; onPaid?
         updatedAt: now,
       })
       .where(sql`${orders.id} = ${order.id} and ${orders.status} = 'unpaid'`)
-      .returning();
+      .returning({
+        ...getTableColumns(orders),
+        alongsideFound: alongside ? sql<boolean>`exists (select 1 from ${alongside})` : sql<boolean>`false`,
+      });
     // The caller holds the row lock, so the order is still unpaid here; guard anyway.
     if (!updated) throw new Error('Order changed under its row lock');
-    Object.assign(order, updated);
-    if (onPaid) await onPaid(tx, order, items);
+    const { alongsideFound, ...row } = updated;
+    Object.assign(order, row);
+    if (onPaid) await onPaid.after(tx, order, items, alongsideFound === true);
     effects.mailQueued = true;
     effects.paid = true;
     return { paid: true, dueCents: 0 };
