@@ -329,6 +329,25 @@ const share = (part: Stats, whole: Stats) => (whole.perSecond > 0 ? part.perSeco
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const ms = (x: number) => x.toFixed(0);
 
+const total = (c: Cores) => c.shop + c.database + c.client;
+
+/**
+ * The machine's budget (issue 28): the cores the two targets need at each side's cost alone (half of
+ * each side's cores alone); the cores the sale's shares would take at those costs, and what they took.
+ * Their ratio is what mixing the two adds to each unit of work (wake-ups, context switches, answers
+ * patched with new stock), beside what two cores can give.
+ */
+function budget(m: Measured): string {
+  const browse = total(m.cores.browse);
+  const checkout = total(m.cores.checkout);
+  const needed = (browse + checkout) / 2;
+  const atAloneCosts =
+    share(m.mixedBrowse, m.browseAlone) * browse + share(m.mixedCheckout, m.checkoutAlone) * checkout;
+  const used = total(m.cores.mixed);
+  const ratio = atAloneCosts > 0 ? `×${(used / atAloneCosts).toFixed(2)}` : 'n/a';
+  return `${needed.toFixed(2)} / ${atAloneCosts.toFixed(2)} → ${used.toFixed(2)} (${ratio})`;
+}
+
 function meets(m: Measured): boolean {
   return (
     share(m.mixedBrowse, m.browseAlone) >= TARGETS.browsingShare &&
@@ -369,7 +388,7 @@ async function main() {
   }
 
   const row = (m: Measured) =>
-    `| ${m.engine} | ${m.build} | ${Math.round(m.browseAlone.perSecond)} (p99 ${ms(m.browseAlone.p99)}) | ${m.checkoutAlone.perSecond.toFixed(1)} (p50 ${ms(m.checkoutAlone.p50)}) | ${Math.round(m.mixedBrowse.perSecond)} = ${pct(share(m.mixedBrowse, m.browseAlone))} | ${ms(m.mixedBrowse.p50)} / ${ms(m.mixedBrowse.p99)} | ${m.mixedCheckout.perSecond.toFixed(1)} = ${pct(share(m.mixedCheckout, m.checkoutAlone))} | ${ms(m.mixedCheckout.p50)} / ${ms(m.mixedCheckout.p99)} | ${m.browseAlone.failures + m.checkoutAlone.failures + m.mixedBrowse.failures + m.mixedCheckout.failures} | ${m.rss.start} → ${m.rss.afterAlone} → ${m.rss.afterMixed} | ${coresText(m.cores.browse)} / ${coresText(m.cores.checkout)} / ${coresText(m.cores.mixed)} | ${meets(m) ? 'met' : 'missed'} |`;
+    `| ${m.engine} | ${m.build} | ${Math.round(m.browseAlone.perSecond)} (p99 ${ms(m.browseAlone.p99)}) | ${m.checkoutAlone.perSecond.toFixed(1)} (p50 ${ms(m.checkoutAlone.p50)}) | ${Math.round(m.mixedBrowse.perSecond)} = ${pct(share(m.mixedBrowse, m.browseAlone))} | ${ms(m.mixedBrowse.p50)} / ${ms(m.mixedBrowse.p99)} | ${m.mixedCheckout.perSecond.toFixed(1)} = ${pct(share(m.mixedCheckout, m.checkoutAlone))} | ${ms(m.mixedCheckout.p50)} / ${ms(m.mixedCheckout.p99)} | ${m.browseAlone.failures + m.checkoutAlone.failures + m.mixedBrowse.failures + m.mixedCheckout.failures} | ${m.rss.start} → ${m.rss.afterAlone} → ${m.rss.afterMixed} | ${coresText(m.cores.browse)} / ${coresText(m.cores.checkout)} / ${coresText(m.cores.mixed)} | ${budget(m)} | ${meets(m) ? 'met' : 'missed'} |`;
   const failures = results.flatMap((m) =>
     [m.browseAlone, m.checkoutAlone, m.mixedBrowse, m.mixedCheckout]
       .filter((s) => s.firstFailure)
@@ -378,8 +397,8 @@ async function main() {
   const report = [
     `Run ${new Date().toISOString()} on ${cpus().length} cores, Node ${process.version}. The built shop as \`npm start\` starts it (default settings, logging on, the demo catalogue of ${results.length ? 'the seed' : '-'}), every product's stock raised so nothing sells out. Browsing: ${BROWSERS} connections (undici, closed loop, \`Accept-Encoding: gzip, deflate, br\`), each request one of six at random: a category's page of 12 (the web app's call), a search in a category, the whole list, a product's answer, a category page and a product page rendered on the server. Checkout: ${CUSTOMERS} customers, each placing a 1-item order of a random product and paying it with a gift card (2 requests). Alone: ${ALONE_SECONDS} s each after ${WARM_SECONDS} s of warm-up; together: ${MIXED_SECONDS} s. Targets: browsing keeps ≥ ${pct(TARGETS.browsingShare)} of its rate alone with p99 ≤ ${TARGETS.browsingP99Ms} ms; checkout keeps ≥ ${pct(TARGETS.checkoutShare)} of its paid orders/s alone.`,
     '',
-    '| engine | build | browsing alone req/s | checkout alone orders/s | browsing during checkout req/s | its p50 / p99 ms | checkout during browsing orders/s | its p50 / p99 ms | failures | shop RSS MB: start → after alone → after together | cores busy, shop + database + client: browsing / checkout / together | targets |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| engine | build | browsing alone req/s | checkout alone orders/s | browsing during checkout req/s | its p50 / p99 ms | checkout during browsing orders/s | its p50 / p99 ms | failures | shop RSS MB: start → after alone → after together | cores busy, shop + database + client: browsing / checkout / together | cores: the targets need at the costs alone / the shares in the sale at those costs → taken (what mixing adds) | targets |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...results.map(row),
     ...(failures.length ? ['', 'Failures:', ...failures] : []),
   ].join('\n');
