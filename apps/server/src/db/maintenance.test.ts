@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext } from '../test/context.js';
 import { insertProduct } from '../test/factories.js';
 import { queryRows } from './client.js';
@@ -40,6 +41,31 @@ describe('embedded database maintenance (PGlite has no autovacuum)', () => {
       sql`select relallvisible, relpages from pg_class where relname = 'products'`,
     );
     expect(Number(pages?.relallvisible)).toBe(Number(pages?.relpages));
+  });
+
+  it("vacuums alone every sweep between two analyzes: a busy checkout's dead rows do not pile up", async () => {
+    const dialect = new PgDialect();
+    const statements: string[] = [];
+    const logged: string[] = [];
+    const recording = {
+      execute: (query: SQL) => {
+        statements.push(dialect.sqlToQuery(query).sql);
+        return ctx.db.execute(query);
+      },
+    } as unknown as TestContext['db'];
+    const maintenance = createPgliteMaintenance({
+      db: recording,
+      log: { info: (_data, message) => logged.push(message), warn: (_data, message) => logged.push(message) },
+      intervalMs: 60 * 60_000,
+      sweepMs: 20,
+    });
+    maintenance.start();
+    await vi.waitFor(() => expect(statements.length).toBeGreaterThanOrEqual(4), { timeout: 5_000 });
+    await maintenance.stop();
+    expect(statements[0]).toBe('vacuum (analyze)');
+    expect(new Set(statements.slice(1))).toEqual(new Set(['vacuum']));
+    // Only the hourly one says so in the log.
+    expect(logged).toEqual(['embedded database vacuumed and analyzed']);
   });
 
   it('reports a failed run and keeps going', async () => {
