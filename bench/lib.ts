@@ -153,7 +153,7 @@ export async function closedLoop({
 }
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux's supported architectures). */
-const USER_HZ = 100;
+export const USER_HZ = 100;
 
 /**
  * CPU seconds (user + system) each of these processes has used so far, read from /proc; a process that

@@ -51,11 +51,14 @@ const pgUrl =
  * separated), else wrk where it is installed (bench/wrk.ts), else undici.
  */
 type Client = 'wrk' | 'undici';
-const CLIENTS = (process.env.BENCH_MIXED_CLIENT?.split(',') ?? [hasWrk() ? 'wrk' : 'undici']).map((c) => {
-  if (c !== 'wrk' && c !== 'undici') throw new Error(`BENCH_MIXED_CLIENT: unknown client ${c}`);
-  if (c === 'wrk' && !hasWrk()) throw new Error('BENCH_MIXED_CLIENT: wrk is not installed');
-  return c as Client;
-});
+const WRK_INSTALLED = hasWrk();
+const CLIENTS = (process.env.BENCH_MIXED_CLIENT?.split(',') ?? [WRK_INSTALLED ? 'wrk' : 'undici']).map(
+  (c) => {
+    if (c !== 'wrk' && c !== 'undici') throw new Error(`BENCH_MIXED_CLIENT: unknown client ${c}`);
+    if (c === 'wrk' && !WRK_INSTALLED) throw new Error('BENCH_MIXED_CLIENT: wrk is not installed');
+    return c as Client;
+  },
+);
 const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: '*/*' };
 /** Every product's stock during the run: enough that nothing sells out. */
 const SALE_STOCK = 1_000_000;
@@ -163,9 +166,13 @@ function browseUrls(item: Catalogue['items'][number], category: string): string[
   ];
 }
 
-/** One URL as a shopper's browser asks for it, chosen at random from what shoppers do. */
-function browseUrl({ categories, items }: Catalogue): string {
-  return pick(browseUrls(pick(items), pick(categories)));
+/**
+ * What shoppers' browsers ask for, each request one of these drawn at random: every item's six
+ * requests, a category's page drawn in turn. Made once per run, for either client: drawing a path
+ * then costs the client nothing it would not spend anyway.
+ */
+function browsePaths({ categories, items }: Catalogue): string[] {
+  return items.flatMap((item, i) => browseUrls(item, categories[i % categories.length]!));
 }
 
 /** CPU seconds wrk's runs have used (it runs as a process of its own: withCores counts it as the client's). */
@@ -176,12 +183,11 @@ let wrkCpuSeconds = 0;
  * of undici's, and on two cores the client's CPU is the shop's), else with undici.
  */
 async function browse(catalogue: Catalogue, seconds: number, client: Client): Promise<Stats> {
-  if (client === 'undici') return browseWithUndici(catalogue, seconds);
-  const { categories, items } = catalogue;
+  const paths = browsePaths(catalogue);
+  if (client === 'undici') return browseWithUndici(paths, seconds);
   const r = await wrkLoop({
     origin: base,
-    // Every item's six requests, a category's page drawn in turn: the same mix as browseUrl's.
-    paths: items.flatMap((item, i) => browseUrls(item, categories[i % categories.length]!)),
+    paths,
     headers: BROWSER_HEADERS,
     connections: BROWSERS,
     seconds,
@@ -200,7 +206,7 @@ async function browse(catalogue: Catalogue, seconds: number, client: Client): Pr
   };
 }
 
-async function browseWithUndici(catalogue: Catalogue, seconds: number): Promise<Stats> {
+async function browseWithUndici(paths: string[], seconds: number): Promise<Stats> {
   const agent = new Agent({ connections: BROWSERS, pipelining: 1 });
   const latencies: number[] = [];
   let failures = 0;
@@ -211,7 +217,7 @@ async function browseWithUndici(catalogue: Catalogue, seconds: number): Promise<
     await Promise.all(
       Array.from({ length: BROWSERS }, async () => {
         while (performance.now() < until) {
-          const url = browseUrl(catalogue);
+          const url = pick(paths);
           const t0 = performance.now();
           try {
             const res = await request(base + url, { headers: BROWSER_HEADERS, dispatcher: agent });

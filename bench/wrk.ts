@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { USER_HZ } from './lib.js';
 
 /** Whether `wrk` is on the PATH. */
 export function hasWrk(): boolean {
@@ -103,7 +104,7 @@ end
       socketErrors: r.socketErrors,
       p50: r.p50 / 1000,
       p99: r.p99 / 1000,
-      cpuSeconds: r.ticks / 100, // USER_HZ, as bench/lib.ts cpuTimes
+      cpuSeconds: r.ticks / USER_HZ,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
