@@ -170,7 +170,7 @@ function browseUrls(item: Catalogue['items'][number], category: string): string[
 
 /**
  * What shoppers' browsers ask for, each request one of these drawn at random: every item's six
- * requests, a category's page drawn in turn. Made once per run, for either client: drawing a path
+ * requests, a category's page drawn in turn. Made once per shop, for every phase and either client: drawing a path
  * then costs the client nothing it would not spend anyway.
  */
 function browsePaths({ categories, items }: Catalogue): string[] {
@@ -184,8 +184,7 @@ let wrkCpuSeconds = 0;
  * Browsing for `seconds`: with wrk where it is installed (bench/wrk.ts: the client's own CPU is a third
  * of undici's, and on two cores the client's CPU is the shop's), else with undici.
  */
-async function browse(catalogue: Catalogue, seconds: number, client: Client): Promise<Stats> {
-  const paths = browsePaths(catalogue);
+async function browse(paths: string[], seconds: number, client: Client): Promise<Stats> {
   if (client === 'undici') return browseWithUndici(paths, seconds);
   const r = await wrkLoop({
     origin: base,
@@ -383,9 +382,10 @@ async function measure(
       );
     const pid = shop.pid!;
     const start = rssMb(pid);
-    await browse(catalogue, WARM_SECONDS, client);
+    const paths = browsePaths(catalogue);
+    await browse(paths, WARM_SECONDS, client);
     const [browseAlone, browseCores] = await withCores(pid, engine, () =>
-      browse(catalogue, ALONE_SECONDS, client),
+      browse(paths, ALONE_SECONDS, client),
     );
     await checkOut(catalogue, await funded(), WARM_SECONDS);
     const alone = await funded();
@@ -395,14 +395,14 @@ async function measure(
     const afterAlone = rssMb(pid);
     const together = await funded();
     const [[mixedBrowse, mixedCheckout], mixedCores] = await withCores(pid, engine, () =>
-      Promise.all([browse(catalogue, MIXED_SECONDS, client), checkOut(catalogue, together, MIXED_SECONDS)]),
+      Promise.all([browse(paths, MIXED_SECONDS, client), checkOut(catalogue, together, MIXED_SECONDS)]),
     );
     const afterMixed = rssMb(pid);
     // Alone again, in the same order, each on a shop at rest (the sale's mails written, its rows
     // vacuumed; browsing measured right after a checkout run would pay for that run's mails): a drift
     // of the machine's speed during the run then weighs on both terms of each share alike.
     const settledSeconds = await settle(pid, engine);
-    const browseAloneAfter = await browse(catalogue, ALONE_SECONDS, client);
+    const browseAloneAfter = await browse(paths, ALONE_SECONDS, client);
     const checkoutAloneAfter = await checkOut(catalogue, await funded(), ALONE_SECONDS);
     return {
       engine,
@@ -446,7 +446,12 @@ function budget(m: Measured): string {
   const browse = total(m.cores.browse);
   const checkout = total(m.cores.checkout);
   const needed = (browse + checkout) / 2;
-  const atAloneCosts = browseShare(m) * browse + checkoutShare(m) * checkout;
+  // Each side's cost per unit is its cores over its rate in the run before the sale, where its cores
+  // were measured (the shares' mean of two runs alone is no cost of either).
+  const atCost = (part: Stats, alone: Stats, cores: number) =>
+    alone.perSecond > 0 ? (part.perSecond / alone.perSecond) * cores : 0;
+  const atAloneCosts =
+    atCost(m.mixedBrowse, m.browseAlone, browse) + atCost(m.mixedCheckout, m.checkoutAlone, checkout);
   const used = total(m.cores.mixed);
   const ratio = atAloneCosts > 0 ? `×${(used / atAloneCosts).toFixed(2)}` : 'n/a';
   return `${needed.toFixed(2)} / ${atAloneCosts.toFixed(2)} → ${used.toFixed(2)} (${ratio})`;
