@@ -157,14 +157,16 @@ export const USER_HZ = 100;
 
 /**
  * CPU seconds (user + system) each of these processes has used so far, read from /proc; a process that
- * has gone is left out. Empty where there is no /proc (Linux only).
+ * has gone is left out. Empty where there is no /proc (Linux only). `mainThread`: its main thread's
+ * alone (Node's JavaScript thread, without V8's helpers, libuv's pool or PGlite's worker).
  */
-export function cpuTimes(pids: Iterable<number>): Map<number, number> {
+export function cpuTimes(pids: Iterable<number>, { mainThread = false } = {}): Map<number, number> {
   const times = new Map<number, number>();
   for (const pid of pids) {
     let stat: string;
     try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // A process's main thread has the process's id (for Node: the JavaScript thread).
+      stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     } catch {
       continue;
     }
@@ -176,9 +178,13 @@ export function cpuTimes(pids: Iterable<number>): Map<number, number> {
 }
 
 /** CPU seconds these processes used since `before` was taken (a process started since counts whole). */
-export function cpuSince(before: Map<number, number>, pids: Iterable<number>): number {
+export function cpuSince(
+  before: Map<number, number>,
+  pids: Iterable<number>,
+  options: { mainThread?: boolean } = {},
+): number {
   let seconds = 0;
-  for (const [pid, now] of cpuTimes(pids)) seconds += now - (before.get(pid) ?? 0);
+  for (const [pid, now] of cpuTimes(pids, options)) seconds += now - (before.get(pid) ?? 0);
   return seconds;
 }
 
