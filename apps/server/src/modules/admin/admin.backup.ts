@@ -1,92 +1,32 @@
 // The whole shop as one download (issue 15): GET /api/admin/backup streams a .tar.gz of the database
 // (PGlite's data directory, or pg_dump's custom format on PostgreSQL) and the uploaded images, while
 // the shop keeps answering. `npm run db:restore` (cli/restore.ts) reads it back with readBackup().
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
-import { mkdir, open, readdir, rename } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { finished } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
+import { createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import * as tar from 'tar-stream';
-import { z } from 'zod';
 import { type Database, queryRows } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import { LocalDiskStorage, type Storage, isSafeKey } from '../../lib/storage.js';
 import { recordAudit } from '../audit/audit.repo.js';
+import {
+  APP_VERSION,
+  BACKUP_ENTRIES,
+  BACKUP_FORMAT,
+  BACKUP_FORMAT_VERSION,
+  type BackupEnd,
+  type BackupManifest,
+  PG_DUMP_PART_BYTES,
+  backupTimestamp,
+} from './admin.backup.format.js';
+import { type PgDump, startPgDump } from './admin.backup.pgdump.js';
 
-export const BACKUP_FORMAT = 'pixel-vault-backup';
-/** Raised when the layout below changes; a restore refuses a format newer than it knows. */
-export const BACKUP_FORMAT_VERSION = 1;
-
-/** The archive's entries, in the order they are written. */
-export const BACKUP_ENTRIES = {
-  manifest: 'manifest.json',
-  /** PGlite: its data directory as the tar `dumpDataDir('none')` makes (the outer gzip compresses it). */
-  pglite: 'database/pglite-data.tar',
-  /** PostgreSQL: pg_dump --format=custom, cut in parts (a tar entry's size is written before its bytes). */
-  pgDumpPart: (n: number) => `database/pg_dump.part-${String(n).padStart(6, '0')}`,
-  uploads: 'uploads/',
-  /** Written last: a download cut short (a dead connection, pg_dump failing late) lacks it. */
-  end: 'end.json',
-} as const;
-
-const PG_DUMP_PART = /^database\/pg_dump\.part-(\d{6})$/;
-
-/** pg_dump's output is cut in parts this big: the most of it ever held in memory at once. */
-export const PG_DUMP_PART_BYTES = 8 * 1024 * 1024;
-
-export const BackupManifest = z.object({
-  format: z.literal(BACKUP_FORMAT),
-  formatVersion: z.number().int().min(1),
-  engine: z.enum(['pglite', 'postgres']),
-  createdAt: z.string(),
-  /** Migrations applied to the database when it was backed up: a restore runs the newer ones. */
-  migrations: z.number().int().min(0),
-  appVersion: z.string(),
-  databaseVersion: z.string(),
-  images: z.union([
-    z.object({ included: z.literal(true), storage: z.literal('local') }),
-    z.object({
-      included: z.literal(false),
-      storage: z.literal('s3'),
-      bucket: z.string(),
-      prefix: z.string(),
-      note: z.string(),
-    }),
-  ]),
-});
-export type BackupManifest = z.infer<typeof BackupManifest>;
-
-export const BackupEnd = z.object({
-  databaseBytes: z.number().int().min(0),
-  databaseSha256: z.string().regex(/^[0-9a-f]{64}$/),
-  databaseParts: z.number().int().min(1),
-  images: z.number().int().min(0),
-  imageBytes: z.number().int().min(0),
-});
-export type BackupEnd = z.infer<typeof BackupEnd>;
-
-/** apps/server/package.json, from src/modules/admin and dist/modules/admin alike (same depth). */
-function readAppVersion(): string {
-  try {
-    const file = new URL('../../../package.json', import.meta.url);
-    return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-export const APP_VERSION = readAppVersion();
-
-/** `20261123T081500Z`: sorts by time, and is safe in a file name everywhere. */
-export function backupTimestamp(at: Date): string {
-  return at
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-}
+export * from './admin.backup.format.js';
+export { libpqConnection } from './admin.backup.pgdump.js';
+export { BackupFileError, type ExtractedBackup, readBackup } from './admin.backup.read.js';
 
 /** What the database behind the app is: drizzle keeps its driver's client as `$client`. */
 type Source =
@@ -103,97 +43,6 @@ function sourceOf(db: Database): Source {
   const connectionString = client?.options?.connectionString;
   if (typeof connectionString === 'string') return { engine: 'postgres', connectionString };
   throw new Error('Backup: the database is neither PGlite nor a node-postgres pool with a connection string');
-}
-
-/**
- * A libpq connection for pg_dump / pg_restore with the password taken out of the URL and handed over
- * in PGPASSWORD: a command line is visible to every user of the machine (`ps`), the environment is not.
- */
-export function libpqConnection(connectionString: string): { dbname: string; env: NodeJS.ProcessEnv } {
-  const url = new URL(connectionString);
-  const password = decodeURIComponent(url.password);
-  url.password = '';
-  return {
-    dbname: url.toString(),
-    env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}), PGCONNECT_TIMEOUT: '10' },
-  };
-}
-
-/** `apt-get install postgresql-client-16` for a PostgreSQL 16 server. */
-function clientToolsAdvice(tool: string, major: number | undefined, setting: string): string {
-  const version = major ? ` ${major}` : '';
-  const pkg = major ? `postgresql-client-${major}` : 'postgresql-client';
-  return `Install the PostgreSQL${version} client tools (Debian/Ubuntu: apt-get install ${pkg}) or set ${setting} to the path of a ${tool}${major ? ` of version ${major} or newer` : ''}.`;
-}
-
-/** pg_dump under way: its output (first bytes already read), its exit, its messages. */
-interface PgDump {
-  child: ChildProcess;
-  output: AsyncIterable<Buffer>;
-  exited: Promise<{ error: NodeJS.ErrnoException } | { code: number | null }>;
-  stderr: () => string;
-}
-
-/** Runs pg_dump and waits for its first bytes: a failure to start becomes a 503, never a cut 200. */
-async function startPgDump(
-  pgDumpPath: string,
-  connectionString: string,
-  serverMajor: number,
-  serverVersion: string,
-): Promise<PgDump> {
-  const { dbname, env } = libpqConnection(connectionString);
-  const child = spawn(pgDumpPath, ['--format=custom', `--dbname=${dbname}`], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let errorText = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    if (errorText.length < 16_384) errorText += chunk.toString('utf8');
-  });
-  const exited = new Promise<{ error: NodeJS.ErrnoException } | { code: number | null }>((resolve) => {
-    child.once('error', (error) => resolve({ error }));
-    child.once('close', (code) => resolve({ code }));
-  });
-  // Read from now on, without a gap: once pg_dump exits, node drains (throws away) the output of a
-  // pipe nobody is reading, and a small database is dumped before the response even starts.
-  const chunks = (child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  const first = await chunks.next().catch(() => undefined);
-  if (first && !first.done) {
-    const output = (async function* () {
-      yield first.value;
-      for (;;) {
-        const next = await chunks.next();
-        if (next.done) return;
-        yield next.value;
-      }
-    })();
-    return { child, output, exited, stderr: () => errorText };
-  }
-
-  const outcome = await exited;
-  child.kill('SIGTERM');
-  if ('error' in outcome) {
-    const why =
-      outcome.error.code === 'ENOENT'
-        ? `pg_dump was not found (${pgDumpPath})`
-        : `pg_dump could not be run (${pgDumpPath}: ${outcome.error.code ?? outcome.error.message})`;
-    throw new AppError(
-      503,
-      `Backups of a shop on PostgreSQL need pg_dump: ${why}. ${clientToolsAdvice('pg_dump', serverMajor, 'PG_DUMP_PATH')}`,
-      'BACKUP_UNAVAILABLE',
-    );
-  }
-  const text = errorText.trim();
-  if (/version mismatch/i.test(text)) {
-    const dumpVersion = /pg_dump version:\s*([\d.]+)/i.exec(text)?.[1];
-    throw new AppError(
-      503,
-      `pg_dump${dumpVersion ? ` ${dumpVersion}` : ''} cannot back up this PostgreSQL ${serverVersion}. ${clientToolsAdvice('pg_dump', serverMajor, 'PG_DUMP_PATH')}`,
-      'BACKUP_UNAVAILABLE',
-    );
-  }
-  const firstLine = text.split('\n').find((line) => line.trim() !== '') ?? `exit code ${outcome.code}`;
-  throw new AppError(503, `pg_dump could not back up the database: ${firstLine}`, 'BACKUP_UNAVAILABLE');
 }
 
 /** Waits until the writable takes more (or is gone). */
@@ -479,167 +328,4 @@ export function createBackupService(options: BackupServiceOptions): BackupServic
       }
     },
   };
-}
-
-/** What readBackup found and where it put it. */
-export interface ExtractedBackup {
-  manifest: BackupManifest;
-  end: BackupEnd;
-  /** The PGlite data directory tar, or the pg_dump archive (parts joined). */
-  databaseFile: string;
-  /** Images by storage key, each in a file under the extraction directory. */
-  images: { key: string; file: string }[];
-}
-
-/** A backup refused for a reason a person can act on (not ours, damaged, from elsewhere). */
-export class BackupFileError extends Error {
-  override name = 'BackupFileError';
-}
-
-/**
- * Reads a backup made by GET /api/admin/backup into `dir`, checking as it goes: the manifest first
- * (handed to `checkManifest`, which may refuse before anything big is read), the database's size and
- * SHA-256 against end.json, and that end.json is there at all (a cut download lacks it).
- */
-export async function readBackup(
-  file: string,
-  dir: string,
-  checkManifest: (manifest: BackupManifest) => Promise<void> | void,
-): Promise<ExtractedBackup> {
-  const notOurs = `${file} is not a Pixel Vault backup (a .tar.gz downloaded from GET /api/admin/backup)`;
-  const input = createReadStream(file);
-  const gunzip = createGunzip();
-  const extract = tar.extract();
-  input.on('error', (error) => extract.destroy(error));
-  gunzip.on('error', (error) => extract.destroy(error));
-  input.pipe(gunzip).pipe(extract);
-
-  let manifest: BackupManifest | undefined;
-  let refusal: unknown;
-  let end: BackupEnd | undefined;
-  const databaseFile = path.join(dir, 'database');
-  const hash = createHash('sha256');
-  let databaseBytes = 0;
-  let databaseParts = 0;
-  const images: { key: string; file: string }[] = [];
-  const imagesDir = path.join(dir, 'uploads');
-
-  const readSmall = async (entry: AsyncIterable<Buffer>, limit: number) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of entry) {
-      size += chunk.byteLength;
-      if (size > limit) throw new BackupFileError(notOurs);
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  };
-  const parseJson = (text: string): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-  };
-
-  try {
-    for await (const entry of extract) {
-      const name = entry.header.name;
-      if (!manifest) {
-        if (name !== BACKUP_ENTRIES.manifest) throw new BackupFileError(notOurs);
-        const raw = parseJson(await readSmall(entry as unknown as AsyncIterable<Buffer>, 64 * 1024));
-        if ((raw as { format?: unknown } | undefined)?.format !== BACKUP_FORMAT) {
-          throw new BackupFileError(notOurs);
-        }
-        const version = (raw as { formatVersion?: unknown }).formatVersion;
-        if (typeof version === 'number' && version > BACKUP_FORMAT_VERSION) {
-          throw new BackupFileError(
-            `${file} was made by a newer Pixel Vault (backup format ${version}; this one reads up to ${BACKUP_FORMAT_VERSION}): upgrade the shop first`,
-          );
-        }
-        const parsed = BackupManifest.safeParse(raw);
-        if (!parsed.success) throw new BackupFileError(`${notOurs}: its manifest.json is not valid`);
-        manifest = parsed.data;
-        try {
-          await checkManifest(manifest);
-        } catch (error) {
-          refusal = error;
-          throw error;
-        }
-        continue;
-      }
-      if (end) throw new BackupFileError(`${file} is damaged: entries after end.json`);
-      if (name === BACKUP_ENTRIES.end) {
-        const parsed = BackupEnd.safeParse(
-          parseJson(await readSmall(entry as unknown as AsyncIterable<Buffer>, 64 * 1024)),
-        );
-        if (!parsed.success) throw new BackupFileError(`${file} is damaged: its end.json is not valid`);
-        end = parsed.data;
-        continue;
-      }
-      const part = PG_DUMP_PART.exec(name);
-      if (name === BACKUP_ENTRIES.pglite || part) {
-        const expectedEngine = part ? 'postgres' : 'pglite';
-        const n = part ? Number(part[1]) : 1;
-        if (manifest.engine !== expectedEngine || n !== databaseParts + 1) {
-          throw new BackupFileError(`${file} is damaged: unexpected entry ${name}`);
-        }
-        databaseParts = n;
-        const out = createWriteStream(databaseFile, { flags: n === 1 ? 'w' : 'a' });
-        for await (const chunk of entry as unknown as AsyncIterable<Buffer>) {
-          hash.update(chunk);
-          databaseBytes += chunk.byteLength;
-          if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-        }
-        out.end();
-        await finished(out);
-        continue;
-      }
-      if (name.startsWith(BACKUP_ENTRIES.uploads)) {
-        const key = name.slice(BACKUP_ENTRIES.uploads.length);
-        // Keys are checked as storage checks them: no `..`, no absolute paths out of the directory.
-        if (!isSafeKey(key)) throw new BackupFileError(`${file} is damaged: unsafe image name ${name}`);
-        const target = path.join(imagesDir, key);
-        await mkdir(path.dirname(target), { recursive: true });
-        const out = createWriteStream(`${target}.part`);
-        for await (const chunk of entry as unknown as AsyncIterable<Buffer>) {
-          if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-        }
-        out.end();
-        await finished(out);
-        await rename(`${target}.part`, target);
-        images.push({ key, file: target });
-        continue;
-      }
-      // Entries a later version may add: skipped (a newer format number would have been refused).
-      for await (const chunk of entry) void chunk;
-    }
-  } catch (error) {
-    // The caller's own refusal (the target holds data, another engine) goes back to it as it was.
-    if (error instanceof BackupFileError || (refusal !== undefined && error === refusal)) throw error;
-    if (!manifest) throw new BackupFileError(notOurs);
-    throw new BackupFileError(
-      `${file} is damaged or incomplete (${error instanceof Error ? error.message : String(error)})`,
-    );
-  } finally {
-    input.destroy();
-  }
-
-  if (!manifest) throw new BackupFileError(notOurs);
-  if (!end) {
-    throw new BackupFileError(
-      `${file} is incomplete: it ends before end.json (a download cut short, or the backup failed half-way)`,
-    );
-  }
-  if (
-    end.databaseParts !== databaseParts ||
-    end.databaseBytes !== databaseBytes ||
-    end.databaseSha256 !== hash.digest('hex')
-  ) {
-    throw new BackupFileError(`${file} is damaged: the database does not match its checksum`);
-  }
-  if (end.images !== images.length) {
-    throw new BackupFileError(`${file} is damaged: ${images.length} of ${end.images} images found`);
-  }
-  return { manifest, end, databaseFile, images };
 }
