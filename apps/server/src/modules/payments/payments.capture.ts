@@ -28,7 +28,10 @@ export const completedCapture = (
 ): result is ProviderPayment & { captureId: string } =>
   result.status === 'COMPLETED' && result.captureStatus === 'COMPLETED' && Boolean(result.captureId);
 
-/** What capturing at the provider and recording it takes: shared by the buyer's capture, the webhook and the reconciler. */
+/**
+ * What capturing at the provider and recording it takes: shared by the buyer's capture, the webhook
+ * and the reconciler.
+ */
 export type Captures = ReturnType<typeof createCaptures>;
 
 export function createCaptures({ db, orders, provider, log, reportOutcome }: PaymentsContext) {

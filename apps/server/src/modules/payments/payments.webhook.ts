@@ -1,5 +1,5 @@
 import { AppError, notFound } from '../../lib/errors.js';
-import { type Captures, type PaymentsContext } from './payments.capture.js';
+import type { Captures, PaymentsContext } from './payments.capture.js';
 
 interface WebhookEvent {
   event_type?: unknown;

@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
-import { orderRefunds, type OrderRefundRow } from '../../db/schema/index.js';
+import { type OrderRefundRow, orderRefunds } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
-import { refundDeclined, refundPending } from './refunds.errors.js';
 import { recordEvent } from '../orders/orders.lifecycle.js';
 import type { OrdersService } from '../orders/orders.service.js';
 import type { PaymentProvider, ProviderRefund } from './payment.provider.js';
+import { refundDeclined, refundPending } from './refunds.errors.js';
 
 /**
  * The provider's half of a refund, asked with no lock held: each capture part once, under a
