@@ -170,8 +170,8 @@ function browseUrls(item: Catalogue['items'][number], category: string): string[
 
 /**
  * What shoppers' browsers ask for, each request one of these drawn at random: every item's six
- * requests, a category's page drawn in turn. Made once per shop, for every phase and either client: drawing a path
- * then costs the client nothing it would not spend anyway.
+ * requests, a category's page drawn in turn. Made once per shop, for every phase and either client:
+ * drawing a path then costs the client nothing it would not spend anyway.
  */
 function browsePaths({ categories, items }: Catalogue): string[] {
   return items.flatMap((item, i) => browseUrls(item, categories[i % categories.length]!));

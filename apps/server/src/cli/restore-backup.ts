@@ -11,13 +11,9 @@ import { MIGRATIONS_DIR, migrate, openDatabase } from '../db/client.js';
 import { orders, products } from '../db/schema/index.js';
 import type { SeedLog } from '../db/seed/index.js';
 import type { Storage } from '../lib/storage.js';
-import {
-  BackupFileError,
-  type BackupManifest,
-  backupTimestamp,
-  libpqConnection,
-  readBackup,
-} from '../modules/admin/admin.backup.js';
+import { type BackupManifest, backupTimestamp } from '../modules/admin/admin.backup.format.js';
+import { libpqConnection } from '../modules/admin/admin.backup.pgdump.js';
+import { BackupFileError, readBackup } from '../modules/admin/admin.backup.read.js';
 import { dropEverything, holdsShopTables } from './database.js';
 import { CliError, redactDatabaseUrl } from './run-cli.js';
 

@@ -12,7 +12,8 @@ import { type Database, MIGRATIONS_DIR, migrate, openDatabase, queryRows } from 
 import { orders } from '../db/schema/index.js';
 import { S3Storage } from '../lib/s3-storage.js';
 import { LocalDiskStorage } from '../lib/storage.js';
-import { BACKUP_ENTRIES, createBackupService } from '../modules/admin/admin.backup.js';
+import { createBackupService } from '../modules/admin/admin.backup.js';
+import { BACKUP_ENTRIES } from '../modules/admin/admin.backup.format.js';
 import { type TestContext, createTestContext, silentLog } from '../test/context.js';
 import { insertProduct, insertUser, placeOrder } from '../test/factories.js';
 import { scratchDatabase } from '../test/global-setup.js';

@@ -12,7 +12,7 @@ import type { S3Storage } from '../../lib/s3-storage.js';
 import { type TestContext, createTestContext } from '../../test/context.js';
 import { insertProduct, insertUser } from '../../test/factories.js';
 import { type LocalS3, S3RVER_CREDENTIALS, startS3rver } from '../../test/s3rver.js';
-import { BACKUP_ENTRIES, BACKUP_FORMAT, BackupEnd, BackupManifest } from './admin.backup.js';
+import { BACKUP_ENTRIES, BACKUP_FORMAT, BackupEnd, BackupManifest } from './admin.backup.format.js';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const engine = onPostgres ? 'postgres' : 'pglite';

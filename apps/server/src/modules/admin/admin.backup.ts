@@ -1,6 +1,7 @@
 // The whole shop as one download (issue 15): GET /api/admin/backup streams a .tar.gz of the database
 // (PGlite's data directory, or pg_dump's custom format on PostgreSQL) and the uploaded images, while
-// the shop keeps answering. `npm run db:restore` (cli/restore.ts) reads it back with readBackup().
+// the shop keeps answering. `npm run db:restore` (cli/restore.ts) reads it back with readBackup()
+// (admin.backup.read.ts).
 import { createHash } from 'node:crypto';
 import { open, readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,10 +24,6 @@ import {
   backupTimestamp,
 } from './admin.backup.format.js';
 import { type PgDump, startPgDump } from './admin.backup.pgdump.js';
-
-export * from './admin.backup.format.js';
-export { libpqConnection } from './admin.backup.pgdump.js';
-export { BackupFileError, type ExtractedBackup, readBackup } from './admin.backup.read.js';
 
 /** What the database behind the app is: drizzle keeps its driver's client as `$client`. */
 type Source =

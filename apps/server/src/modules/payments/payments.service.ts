@@ -20,7 +20,6 @@ import { amountMismatch, paymentNotFound } from './payments.errors.js';
 import { type ReconcileOutcome, createReconciliation } from './payments.reconcile.js';
 import { type WebhookInput, createWebhook } from './payments.webhook.js';
 
-export { amountMismatch, paymentNotFound, paymentUsedElsewhere } from './payments.errors.js';
 export type { ReconcileOutcome };
 
 /**

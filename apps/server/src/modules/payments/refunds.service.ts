@@ -53,8 +53,6 @@ export interface RefundsServiceOptions {
   signals?: Signals;
 }
 
-export { refundInProgress };
-
 const CUSTOMER_CANCEL_REASON = 'Cancelled by the customer';
 
 export function createRefundsService({
